@@ -1,0 +1,1 @@
+//! Protocol state machines. (Owned by the protocol work; placeholder.)

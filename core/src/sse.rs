@@ -1,0 +1,1 @@
+//! Incremental Server-Sent Events decoder. (Owned by the protocol work; placeholder.)

@@ -1,0 +1,100 @@
+//! `elicitation/create` params, `ElicitResult` and `notifications/elicitation/complete`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Params of `elicitation/create` (legacy) or of an `inputRequests` entry's `params` (modern).
+/// A missing `mode` means form mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ElicitRequestParams {
+    Url(UrlParams),
+    Form(FormParams),
+}
+
+/// Form-mode params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<FormMode>,
+    pub message: String,
+    /// Kept raw: the schema compiler decides what it accepts, with precise errors.
+    pub requested_schema: Value,
+}
+
+/// URL-mode params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UrlParams {
+    pub mode: UrlMode,
+    pub message: String,
+    pub url: String,
+    pub elicitation_id: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FormMode {
+    Form,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UrlMode {
+    Url,
+}
+
+impl ElicitRequestParams {
+    pub fn message(&self) -> &str {
+        match self {
+            ElicitRequestParams::Url(u) => &u.message,
+            ElicitRequestParams::Form(f) => &f.message,
+        }
+    }
+}
+
+/// The user's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElicitAction {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+/// What the client sends back: `accept` (with content in form mode), `decline` or `cancel`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ElicitResult {
+    pub action: ElicitAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Map<String, Value>>,
+}
+
+impl ElicitResult {
+    pub fn accept(content: Option<Map<String, Value>>) -> Self {
+        ElicitResult {
+            action: ElicitAction::Accept,
+            content,
+        }
+    }
+    pub fn decline() -> Self {
+        ElicitResult {
+            action: ElicitAction::Decline,
+            content: None,
+        }
+    }
+    pub fn cancel() -> Self {
+        ElicitResult {
+            action: ElicitAction::Cancel,
+            content: None,
+        }
+    }
+}
+
+/// Params of `notifications/elicitation/complete`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ElicitationComplete {
+    pub elicitation_id: String,
+}

@@ -1,0 +1,1 @@
+//! Leptos components: form mode, URL mode, one elicitation, the queue.

@@ -1,0 +1,1 @@
+//! The JS embedding API: `elicit(element, params)` returns a Promise of the `ElicitResult`.
