@@ -1,0 +1,158 @@
+"""Shared pytest fixtures for the end-to-end tests.
+
+- `demo_server`: the demo MCP server (both eras, CORS for any loopback page), one per
+  test session; `make_demo_server(options)`: extra servers with other options (e.g.
+  `["--no-cors"]`), stopped after the test; each has `.url`, `.origin`, `.stop()`,
+  `.restart()` (same port and `requestState` key, for the fault tests).
+- `www`: `www/` served on 127.0.0.1 (`.origin`); fails, never skips, when `www/pkg` (the
+  wasm-bindgen output of `scripts/build-www`) is missing.
+- `driver`: headless Debian Chromium through Selenium, never downloading anything;
+  `artifacts`: the git-ignored `artifacts/` directory for screenshots and logs;
+  `app_url(server=..., protocol=..., tool=..., args=...)`: the demo page's URL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from harness import REPO, WWW, DemoServer, StaticServer
+
+# Selenium Manager must never try to fetch a browser or driver (this machine is offline).
+os.environ.setdefault("SE_OFFLINE", "true")
+os.environ.setdefault("SE_AVOID_STATS", "true")
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--window-size=1280,1024",
+]
+ARTIFACTS = REPO / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """`artifacts/` at the repo root (git-ignored): screenshots, server logs."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def demo_server(artifacts: Path) -> Iterator[DemoServer]:
+    """The demo MCP server with its default options (CORS for any loopback origin)."""
+    server = DemoServer(log_dir=artifacts / "logs")
+    with server:
+        yield server
+
+
+@pytest.fixture
+def make_demo_server(artifacts: Path) -> Iterator[Callable[..., DemoServer]]:
+    """Factory: `make_demo_server(["--no-cors"])` starts a server just for this test."""
+    started: list[DemoServer] = []
+
+    def make(options: list[str] | None = None, port: int | None = None) -> DemoServer:
+        server = DemoServer(port=port, options=options, log_dir=artifacts / "logs")
+        started.append(server)
+        return server.start()
+
+    yield make
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def www() -> Iterator[StaticServer]:
+    """`www/` over HTTP. Missing `www/pkg` is an error: run `scripts/build-www` first."""
+    pkg = WWW / "pkg"
+    if not (pkg.is_dir() and any(pkg.glob("*.wasm"))):
+        pytest.fail(f"{pkg} has no .wasm: build the page first with scripts/build-www (scripts/test does)")
+    with StaticServer(WWW) as server:
+        yield server
+
+
+@pytest.fixture
+def app_url(www: StaticServer) -> Callable[..., str]:
+    """The demo page URL with the DOM contract's query parameters."""
+
+    def make(
+        server: str | None = None,
+        protocol: str | None = None,
+        tool: str | None = None,
+        args: dict[str, Any] | None = None,
+        page: str = "",
+    ) -> str:
+        query: dict[str, str] = {}
+        if server is not None:
+            query["server"] = server
+        if protocol is not None:
+            query["protocol"] = protocol
+        if tool is not None:
+            query["tool"] = tool
+        if args is not None:
+            query["args"] = json.dumps(args)
+        suffix = f"?{urlencode(query)}" if query else ""
+        return f"{www.origin}/{page}{suffix}"
+
+    return make
+
+
+def _chrome_options(profile: str) -> Any:
+    from selenium.webdriver.chrome.options import Options
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    # Console messages are readable through driver.get_log("browser") for diagnostics.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return options
+
+
+@pytest.fixture
+def driver(artifacts: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh headless Chromium (own temporary profile) per test; a screenshot on failure."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not path.exists():
+            pytest.fail(f"{path} is missing: run scripts/setup (installs Debian chromium and chromium-driver)")
+    profile = tempfile.mkdtemp(prefix="mcp-elicit-chromium-")
+    service = Service(executable_path=str(CHROMEDRIVER))
+    browser = webdriver.Chrome(service=service, options=_chrome_options(profile))
+    try:
+        yield browser
+    finally:
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
+            name = request.node.nodeid.replace("/", "_").replace("::", "__")
+            try:
+                browser.save_screenshot(str(artifacts / f"failed-{name}.png"))
+            except Exception:  # noqa: BLE001 - a failed screenshot must not hide the test failure
+                pass
+        browser.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
+    """Expose each phase's report on the test item (the driver fixture screenshots failures)."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)

@@ -1,0 +1,370 @@
+"""Helpers for the end-to-end tests: processes, ports, and a tiny plain-HTTP MCP client.
+
+Kept free of pytest so that scripts (transcript capture, the demo) can use it too.
+The MCP clients here speak the wire exactly as `shared/protocol.md` shows, with the
+standard library only, so a test failure points at the server or the browser client,
+never at a third-party HTTP stack.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO_SERVER = REPO / "tests" / "servers" / "demo_server.py"
+WWW = REPO / "www"
+
+MODERN = "2026-07-28"
+LEGACY = "2025-11-25"
+CLIENT_INFO = {"name": "mcp-elicit-tests", "version": "0"}
+CAPABILITIES = {"elicitation": {"form": {}, "url": {}}}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes] | None = None, timeout: float = 30.0) -> None:
+    """Block until 127.0.0.1:port accepts connections; fail with the process's output if it died."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with code {proc.returncode} before listening on port {port}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout:.0f}s")
+
+
+class DemoServer:
+    """`tests/servers/demo_server.py` in a subprocess, restartable on the same port.
+
+    The `requestState` sealing key is fixed per instance, so a modern-era replay sealed
+    before `restart()` still verifies after it (the fault tests need exactly that).
+    """
+
+    def __init__(self, *, port: int | None = None, options: list[str] | None = None, log_dir: Path | None = None):
+        self.port = port or free_port()
+        self.options = list(options or [])
+        self.state_key = secrets.token_hex(32)
+        self.log_dir = log_dir
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._log: Any = None
+        self.starts = 0
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def url(self) -> str:
+        """The MCP endpoint."""
+        return f"{self.origin}/mcp"
+
+    def start(self) -> DemoServer:
+        if self.proc is not None and self.proc.poll() is None:
+            return self
+        cmd = [
+            sys.executable,
+            str(DEMO_SERVER),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--state-key",
+            self.state_key,
+            *self.options,
+        ]
+        self.starts += 1
+        if self.log_dir is not None:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            self._log = open(self.log_dir / f"demo-server-{self.port}-{self.starts}.log", "wb")  # noqa: SIM115
+            out: Any = self._log
+        else:
+            out = subprocess.DEVNULL
+        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
+        wait_for_port(self.port, self.proc)
+        return self
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL) and wait until the port is free."""
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def restart(self) -> DemoServer:
+        self.stop()
+        return self.start()
+
+    def __enter__(self) -> DemoServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    """Static files with the wasm MIME type and no request log on stderr."""
+
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm", ".js": "text/javascript"}
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+    def end_headers(self) -> None:
+        # Every test run must load the freshly built package, never a cached one.
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+class StaticServer:
+    """A directory served over HTTP on 127.0.0.1 from a thread (Python's http.server)."""
+
+    def __init__(self, directory: Path, port: int | None = None):
+        self.directory = directory
+        self.port = port or free_port()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> StaticServer:
+        handler = partial(_QuietHandler, directory=str(self.directory))
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="static-www", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> StaticServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# --- a minimal MCP client over plain HTTP ---------------------------------------------
+
+
+class HttpReply:
+    """One HTTP response: status, headers (lower-case names), and the body or SSE events."""
+
+    def __init__(self, resp: http.client.HTTPResponse, conn: http.client.HTTPConnection):
+        self.status = resp.status
+        self.headers = {k.lower(): v for k, v in resp.getheaders()}
+        self._resp = resp
+        self._conn = conn
+
+    @property
+    def is_sse(self) -> bool:
+        return self.headers.get("content-type", "").startswith("text/event-stream")
+
+    def json(self) -> Any:
+        try:
+            return json.loads(self._resp.read())
+        finally:
+            self._conn.close()
+
+    def text(self) -> str:
+        try:
+            return self._resp.read().decode("utf-8", "replace")
+        finally:
+            self._conn.close()
+
+    def events(self) -> Iterator[Any]:
+        """The JSON payloads of the SSE stream's `data:` events, as they arrive."""
+        data: list[str] = []
+        try:
+            while True:
+                raw = self._resp.readline()
+                if not raw:
+                    break
+                line = raw.decode("utf-8").rstrip("\r\n")
+                if line == "":
+                    if data:
+                        yield json.loads("\n".join(data))
+                        data = []
+                elif line.startswith("data:"):
+                    data.append(line[5:].lstrip(" "))
+        finally:
+            self._conn.close()
+
+    def messages(self) -> Iterator[Any]:
+        """JSON-RPC messages of the reply, whether a JSON body or an SSE stream."""
+        if self.is_sse:
+            yield from self.events()
+        else:
+            yield self.json()
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def http_request(
+    url: str, method: str = "POST", body: Any = None, headers: dict[str, str] | None = None, timeout: float = 30.0
+) -> HttpReply:
+    """Send one request; the caller reads (and thereby closes) the reply."""
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80, timeout=timeout)
+    payload = None if body is None else json.dumps(body).encode()
+    all_headers = dict(headers or {})
+    if payload is not None:
+        all_headers.setdefault("Content-Type", "application/json")
+    conn.request(method, parts.path or "/", body=payload, headers=all_headers)
+    return HttpReply(conn.getresponse(), conn)
+
+
+class ModernClient:
+    """2026-07-28: every request is one self-contained POST (no handshake, no session)."""
+
+    def __init__(self, url: str, capabilities: dict[str, Any] | None = None):
+        self.url = url
+        self.capabilities = CAPABILITIES if capabilities is None else capabilities
+        self._next_id = 0
+
+    def envelope(self) -> dict[str, Any]:
+        return {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+            "io.modelcontextprotocol/clientCapabilities": self.capabilities,
+        }
+
+    def post(self, method: str, params: dict[str, Any], name: str | None = None) -> HttpReply:
+        self._next_id += 1
+        body = {"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": {**params, "_meta": self.envelope()}}
+        headers = {
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": MODERN,
+            "Mcp-Method": method,
+        }
+        if name is not None:
+            headers["Mcp-Name"] = name
+        return http_request(self.url, body=body, headers=headers)
+
+    def request(self, method: str, params: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+        """The JSON-RPC response (result or error) to one request."""
+        reply = self.post(method, params, name)
+        for message in reply.messages():
+            if isinstance(message, dict) and "id" in message and ("result" in message or "error" in message):
+                reply.close()
+                return message
+        raise AssertionError(f"no JSON-RPC response in the HTTP {reply.status} reply")
+
+    def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        input_responses: dict[str, Any] | None = None,
+        request_state: str | None = None,
+    ) -> dict[str, Any]:
+        params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
+        if input_responses is not None:
+            params["inputResponses"] = input_responses
+        if request_state is not None:
+            params["requestState"] = request_state
+        return self.request("tools/call", params, name=name)
+
+
+class LegacySession:
+    """2025-11-25: initialize, a session id, server-to-client requests on SSE streams."""
+
+    def __init__(self, url: str, capabilities: dict[str, Any] | None = None):
+        self.url = url
+        self.capabilities = CAPABILITIES if capabilities is None else capabilities
+        self.session_id: str | None = None
+        self._next_id = 0
+
+    def headers(self) -> dict[str, str]:
+        h = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": LEGACY}
+        if self.session_id is not None:
+            h["Mcp-Session-Id"] = self.session_id
+        return h
+
+    def initialize(self) -> dict[str, Any]:
+        body = {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {"protocolVersion": LEGACY, "capabilities": self.capabilities, "clientInfo": CLIENT_INFO},
+        }
+        headers = {"Accept": "application/json, text/event-stream"}
+        reply = http_request(self.url, body=body, headers=headers)
+        self.session_id = reply.headers.get("mcp-session-id")
+        result = next(reply.messages())
+        reply.close()
+        assert self.session_id, "initialize answered without an mcp-session-id header"
+        note = http_request(
+            self.url, body={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=self.headers()
+        )
+        assert note.status == 202, f"notifications/initialized got HTTP {note.status}"
+        note.close()
+        return result
+
+    def start_call(self, name: str, arguments: dict[str, Any] | None = None) -> Iterator[Any]:
+        """POST tools/call and return the SSE stream's messages (server requests, then the result)."""
+        self._next_id += 1
+        body = {
+            "jsonrpc": "2.0",
+            "id": self._next_id,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments or {}},
+        }
+        return http_request(self.url, body=body, headers=self.headers()).messages()
+
+    def respond(self, request_id: Any, result: dict[str, Any]) -> int:
+        """Answer a server-to-client request; returns the HTTP status (202 expected)."""
+        reply = http_request(self.url, body={"jsonrpc": "2.0", "id": request_id, "result": result}, headers=self.headers())
+        reply.close()
+        return reply.status
+
+    def open_get_stream(self) -> Iterator[Any]:
+        """The session's standalone GET stream (notifications not tied to a request)."""
+        headers = {k: v for k, v in self.headers().items() if k != "Accept"}
+        headers["Accept"] = "text/event-stream"
+        return http_request(self.url, method="GET", headers=headers, timeout=30.0).events()
+
+    def close(self) -> None:
+        if self.session_id is not None:
+            http_request(self.url, method="DELETE", headers=self.headers()).close()
+            self.session_id = None
+
+
+def tool_text(result: dict[str, Any]) -> str:
+    """The concatenated text content of a CallToolResult."""
+    return "".join(c.get("text", "") for c in result.get("content", []) if c.get("type") == "text")

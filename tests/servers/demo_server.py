@@ -1,0 +1,554 @@
+"""Demo MCP server for mcp-elicit: the official Python SDK (`mcp==2.3.0`) over Streamable HTTP.
+
+One endpoint, `/mcp`, serves both protocol eras: the SDK tells a 2026-07-28 request
+(self-contained, `_meta` envelope) from a 2025-11-25 session request on its own.
+
+Tools and the exact text each returns (e2e tests compare against these strings):
+
+Seed tools (the SDK's own elicitation examples, as in `shared/protocol.md`):
+- `book_table(date, party_size=2)`: legacy era only (`ctx.elicit`; in the modern era the
+  SDK answers HTTP 400 because it has no back-channel). A date of `2025-12-25` is fully
+  booked, so it asks `AlternativeDate`. Returns `Booked a table for {n} on {date}.`,
+  `No table booked.` (accepted without alternative), `declined: no table booked`,
+  `cancelled: no table booked`.
+- `pay_deposit(booking_id)`: URL mode. Legacy: `ctx.elicit_url` with elicitation id
+  `deposit-{booking_id}`; modern: a hand-rolled `InputRequiredResult` carrying a URL-mode
+  `elicitation/create` under the key `deposit`. Returns
+  `Complete the payment in your browser.`, `declined: no deposit paid`,
+  `cancelled: no deposit paid`.
+- `confirm_deposit(booking_id)`: legacy: sends `notifications/elicitation/complete` for
+  `deposit-{booking_id}` on the session's GET stream. Returns
+  `Deposit deposit-{id} confirmed.` (modern: the era has no such notification; the text
+  says so).
+- `delete_folder(path)`: a Resolver with `Elicit` (both eras), the tool takes the whole
+  `ElicitationResult`. Returns `deleted {path}`, `kept {path}` (accepted with ok=false),
+  `declined: folder not deleted`, `cancelled: folder not deleted`.
+
+Tools for the client's tests (all resolvers, so they work in both eras):
+- `all_fields()`: one form with every field kind and enum shape, formats, bounds and
+  defaults. Returns `accepted {json}` where json is the answered content
+  (`json.dumps(..., sort_keys=True)`, only the fields the client sent), or `declined`
+  / `cancelled`.
+- `plan_trip()`: several questions in one round (three independent resolvers; the
+  modern era gets three `inputRequests` at once). Returns
+  `accepted destination={json} travellers={json} extras={json}` or names who declined.
+- `setup_account()`: a three-round chain (each resolver depends on the previous).
+  Returns `account {username} on {plan} plan, newsletter={true|false}` or
+  `declined at {step}` / `cancelled at {step}`.
+- `endless_questions()`: never stops asking (modern: every round is `input_required`
+  with a fresh question; legacy: asks again after every accept). Returns
+  `stopped after {n} answers: {action}` when the user declines or cancels.
+- `open_vault(vault)`: legacy only, raises -32042 (URL elicitation required) with a
+  URL elicitation `vault-{vault}`, until `confirm_deposit`-style `unlock_vault(vault)`
+  was called; then returns `Vault {vault} opened.`
+
+CORS: the SDK does no CORS, so the ASGI app is wrapped in Starlette's CORSMiddleware
+(answering preflight, allowing the MCP headers and any `Mcp-Param-*`, exposing
+`mcp-session-id`), and the page origins are added to the SDK's DNS-rebinding
+`allowed_origins`. `--no-cors` leaves the stock SDK behaviour (preflight gets 405).
+`--static DIR` serves a directory on the same origin (at `/`), beside `/mcp`.
+`--state-key` fixes the `requestState` sealing key, so a restarted server still accepts
+a replay sealed before the restart (the fault tests rely on this).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import Annotated, Any, Literal
+
+import uvicorn
+from mcp.server.mcpserver import (
+    AcceptedElicitation,
+    CancelledElicitation,
+    Context,
+    DeclinedElicitation,
+    Elicit,
+    ElicitationResult,
+    MCPServer,
+    RequestStateSecurity,
+    Resolve,
+)
+from mcp.server.elicitation import render_elicitation_schema
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import UrlElicitationRequiredError
+from mcp_types import (
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitRequestURLParams,
+    ElicitResult,
+    InputRequiredResult,
+)
+from mcp_types.version import is_version_at_least
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+MODERN = "2026-07-28"
+"""First protocol revision without server-to-client requests (input_required rounds)."""
+
+# Headers a browser client sends cross-origin; all but content-type/accept need a preflight.
+CORS_ALLOW_HEADERS = [
+    "content-type",
+    "accept",
+    "mcp-protocol-version",
+    "mcp-session-id",
+    "mcp-method",
+    "mcp-name",
+    "last-event-id",
+]
+CORS_PARAM_PREFIX = "mcp-param-"
+# Any loopback page origin, whatever its port: the default when no --cors-origin is given.
+LOOPBACK_ORIGIN_RE = r"http://(127\.0\.0\.1|localhost|\[::1\])(:\d+)?"
+LOOPBACK_ORIGINS = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+
+SERVER_NAME = "mcp-elicit demo"
+
+# Out-of-band state of the URL flows (a real server would keep this per user).
+_confirmed_deposits: set[str] = set()
+_unlocked_vaults: set[str] = set()
+
+
+def is_modern(ctx: Context) -> bool:
+    """Whether this request uses the 2026-07-28 era (no back-channel, input_required)."""
+    version = ctx.protocol_version
+    return version is not None and is_version_at_least(version, MODERN)
+
+
+class Strict(BaseModel):
+    """Answers must carry exactly the JSON types of the schema (no "5" for 5), so the
+    echoed content proves the client typed its answer correctly."""
+
+    model_config = ConfigDict(strict=True)
+
+
+def echo(model: BaseModel) -> str:
+    """The answered content as the client sent it: only set fields, JSON, sorted keys."""
+    return json.dumps(model.model_dump(mode="json", exclude_unset=True), sort_keys=True)
+
+
+def outcome_word(outcome: ElicitationResult[Any]) -> str:
+    """`declined` / `cancelled` for a non-accepted outcome."""
+    return "declined" if isinstance(outcome, DeclinedElicitation) else "cancelled"
+
+
+# --- book_table: ctx.elicit (legacy era) --------------------------------------------
+
+
+class AlternativeDate(Strict):
+    accept_alternative: bool = Field(description="Try another date?")
+    date: str = Field(default="2025-12-26", description="Alternative date (YYYY-MM-DD)")
+
+
+async def book_table(date: str, ctx: Context, party_size: int = 2) -> str:
+    """Book a table; 2025-12-25 is full, so the server asks for another date."""
+    if date != "2025-12-25":
+        return f"Booked a table for {party_size} on {date}."
+    result = await ctx.elicit(
+        message=f"No tables for {party_size} on {date}. Would you like to try another date?",
+        schema=AlternativeDate,
+    )
+    if isinstance(result, AcceptedElicitation):
+        if result.data.accept_alternative:
+            return f"Booked a table for {party_size} on {result.data.date}."
+        return "No table booked."
+    return f"{outcome_word(result)}: no table booked"
+
+
+# --- pay_deposit / confirm_deposit: URL mode ------------------------------------------
+
+
+def deposit_url(booking_id: str) -> str:
+    return f"https://pay.example.com/deposit/{booking_id}"
+
+
+DEPOSIT_MESSAGE = "A 20 EUR deposit confirms your booking."
+
+
+async def pay_deposit(booking_id: str, ctx: Context) -> str | InputRequiredResult:
+    """Ask the user to pay a deposit on an external page (URL-mode elicitation)."""
+    if not is_modern(ctx):
+        outcome = await ctx.elicit_url(
+            message=DEPOSIT_MESSAGE, url=deposit_url(booking_id), elicitation_id=f"deposit-{booking_id}"
+        )
+        action = outcome.action
+    else:
+        answer = (ctx.input_responses or {}).get("deposit")
+        if not isinstance(answer, ElicitResult):
+            # The modern era has no elicitationId and no completion notification.
+            return InputRequiredResult(
+                input_requests={
+                    "deposit": ElicitRequest(
+                        params=ElicitRequestURLParams(message=DEPOSIT_MESSAGE, url=deposit_url(booking_id))
+                    )
+                },
+                request_state=f"pay_deposit:{booking_id}",
+            )
+        action = answer.action
+    if action == "accept":
+        return "Complete the payment in your browser."
+    return f"{'declined' if action == 'decline' else 'cancelled'}: no deposit paid"
+
+
+async def confirm_deposit(booking_id: str, ctx: Context) -> str:
+    """Mark the deposit paid; tells a legacy client on its GET stream that the URL step is done."""
+    elicitation_id = f"deposit-{booking_id}"
+    _confirmed_deposits.add(elicitation_id)
+    if is_modern(ctx):
+        return f"Deposit {elicitation_id} confirmed (no completion notification in {MODERN})."
+    # No related request id: the notification goes on the session's standalone GET stream.
+    await ctx.session.send_elicit_complete(elicitation_id)
+    return f"Deposit {elicitation_id} confirmed."
+
+
+# --- open_vault: -32042 URL elicitation required (legacy error) -----------------------
+
+
+async def open_vault(vault: str) -> str:
+    """Fails with -32042 until the vault's URL step is done (see `unlock_vault`)."""
+    elicitation_id = f"vault-{vault}"
+    if elicitation_id not in _unlocked_vaults:
+        raise UrlElicitationRequiredError(
+            [
+                ElicitRequestURLParams(
+                    message=f"Sign in to open vault {vault}.",
+                    url=f"https://vault.example.com/unlock/{vault}",
+                    elicitation_id=elicitation_id,
+                )
+            ]
+        )
+    return f"Vault {vault} opened."
+
+
+async def unlock_vault(vault: str, ctx: Context) -> str:
+    """Finish the vault's URL step out of band; legacy clients get the completion notification."""
+    elicitation_id = f"vault-{vault}"
+    _unlocked_vaults.add(elicitation_id)
+    if not is_modern(ctx):
+        await ctx.session.send_elicit_complete(elicitation_id)
+    return f"Vault {vault} unlocked."
+
+
+# --- delete_folder: Resolver with Elicit, full ElicitationResult injected -------------
+
+
+class ConfirmDelete(Strict):
+    ok: bool
+
+
+def confirm_delete(path: str) -> Elicit[ConfirmDelete]:
+    return Elicit(f"{path} has 2 file(s). Delete anyway?", ConfirmDelete)
+
+
+async def delete_folder(
+    path: str, confirm: Annotated[ElicitationResult[ConfirmDelete], Resolve(confirm_delete)]
+) -> str:
+    """Delete a folder after the user confirms (pretend: nothing is deleted)."""
+    if isinstance(confirm, AcceptedElicitation):
+        return f"deleted {path}" if confirm.data.ok else f"kept {path}"
+    return f"{outcome_word(confirm)}: folder not deleted"
+
+
+# --- all_fields: every field kind in one form -----------------------------------------
+
+
+class AllFields(Strict):
+    name: str = Field(title="Full name", description="As on your passport", min_length=2, max_length=40)
+    nickname: str = Field(default="Sam", title="Nickname")
+    email: str = Field(title="Email", json_schema_extra={"format": "email"})
+    homepage: str | None = Field(default=None, title="Homepage", json_schema_extra={"format": "uri"})
+    birthday: str | None = Field(default=None, title="Birthday", json_schema_extra={"format": "date"})
+    meeting: str | None = Field(default=None, title="Meeting time", json_schema_extra={"format": "date-time"})
+    code: str | None = Field(default=None, title="Airport code", pattern=r"^[A-Z]{3}$")
+    age: int = Field(title="Age", ge=0, le=150)
+    rating: float = Field(default=2.5, title="Rating", ge=0, le=5)
+    subscribe: bool = Field(default=True, title="Subscribe")
+    colour: Literal["red", "green", "blue"] = Field(default="green", title="Colour")
+    size: str = Field(
+        title="Size",
+        json_schema_extra={
+            "oneOf": [
+                {"const": "s", "title": "Small"},
+                {"const": "m", "title": "Medium"},
+                {"const": "l", "title": "Large"},
+            ]
+        },
+    )
+    pet: str | None = Field(
+        default=None,
+        title="Pet",
+        json_schema_extra={"enum": ["cat", "dog", "fish"], "enumNames": ["Cat", "Dog", "Fish"]},
+    )
+    toppings: list[Literal["cheese", "ham", "olives"]] = Field(default_factory=list, title="Toppings")
+    languages: list[str] = Field(
+        title="Languages",
+        min_length=1,
+        max_length=2,
+        json_schema_extra={
+            "items": {
+                "anyOf": [
+                    {"const": "en", "title": "English"},
+                    {"const": "fr", "title": "French"},
+                    {"const": "de", "title": "German"},
+                ]
+            }
+        },
+    )
+    days: list[Literal["mon", "tue", "wed"]] = Field(default=["mon"], title="Days", min_length=1, max_length=3)
+
+
+def ask_all_fields() -> Elicit[AllFields]:
+    return Elicit("Tell us about yourself (every field kind).", AllFields)
+
+
+async def all_fields(answer: Annotated[ElicitationResult[AllFields], Resolve(ask_all_fields)]) -> str:
+    """Ask one form holding every field kind; echo what was answered."""
+    if isinstance(answer, AcceptedElicitation):
+        return f"accepted {echo(answer.data)}"
+    return outcome_word(answer)
+
+
+# --- plan_trip: several questions in one round ----------------------------------------
+
+
+class Destination(Strict):
+    city: str = Field(title="City")
+
+
+class Travellers(Strict):
+    adults: int = Field(default=2, title="Adults", ge=1, le=9)
+    children: int = Field(default=0, title="Children", ge=0, le=9)
+
+
+class Extras(Strict):
+    insurance: bool = Field(default=False, title="Travel insurance")
+
+
+def ask_destination() -> Elicit[Destination]:
+    return Elicit("Where to?", Destination)
+
+
+def ask_travellers() -> Elicit[Travellers]:
+    return Elicit("Who is travelling?", Travellers)
+
+
+def ask_extras() -> Elicit[Extras]:
+    return Elicit("Any extras?", Extras)
+
+
+async def plan_trip(
+    destination: Annotated[ElicitationResult[Destination], Resolve(ask_destination)],
+    travellers: Annotated[ElicitationResult[Travellers], Resolve(ask_travellers)],
+    extras: Annotated[ElicitationResult[Extras], Resolve(ask_extras)],
+) -> str:
+    """Ask three independent questions at once (one modern round with three requests)."""
+    answers = {"destination": destination, "travellers": travellers, "extras": extras}
+    refused = [f"{name} {outcome_word(o)}" for name, o in answers.items() if not isinstance(o, AcceptedElicitation)]
+    if refused:
+        return "not planned: " + ", ".join(refused)
+    parts = [f"{name}={echo(o.data)}" for name, o in answers.items() if isinstance(o, AcceptedElicitation)]
+    return "accepted " + " ".join(parts)
+
+
+# --- setup_account: a three-round resolver chain --------------------------------------
+
+
+class Username(Strict):
+    username: str = Field(title="Username", min_length=3)
+
+
+class Plan(Strict):
+    plan: Literal["free", "pro"] = Field(default="free", title="Plan")
+
+
+class Newsletter(Strict):
+    newsletter: bool = Field(default=False, title="Newsletter")
+
+
+def ask_username() -> Elicit[Username]:
+    return Elicit("Step 1 of 3: choose a username.", Username)
+
+
+def ask_plan(username: Annotated[ElicitationResult[Username], Resolve(ask_username)]) -> Elicit[Plan] | str:
+    if not isinstance(username, AcceptedElicitation):
+        return f"{outcome_word(username)} at username"
+    return Elicit(f"Step 2 of 3: which plan for {username.data.username}?", Plan)
+
+
+def ask_newsletter(plan: Annotated[ElicitationResult[Plan], Resolve(ask_plan)]) -> Elicit[Newsletter] | str:
+    if not isinstance(plan, AcceptedElicitation):
+        return f"{outcome_word(plan)} at plan"
+    if isinstance(plan.data, str):
+        return plan.data
+    return Elicit(f"Step 3 of 3: newsletter for the {plan.data.plan} plan?", Newsletter)
+
+
+async def setup_account(
+    username: Annotated[ElicitationResult[Username], Resolve(ask_username)],
+    plan: Annotated[ElicitationResult[Plan], Resolve(ask_plan)],
+    newsletter: Annotated[ElicitationResult[Newsletter], Resolve(ask_newsletter)],
+) -> str:
+    """Three questions, each asked only after the previous one is answered (three rounds)."""
+    if not isinstance(newsletter, AcceptedElicitation):
+        return f"{outcome_word(newsletter)} at newsletter"
+    if isinstance(newsletter.data, str):
+        return newsletter.data
+    if not (isinstance(username, AcceptedElicitation) and isinstance(plan, AcceptedElicitation)):
+        return "incomplete"
+    if not (isinstance(plan.data, Plan) and isinstance(newsletter.data, Newsletter)):
+        return "incomplete"
+    flag = "true" if newsletter.data.newsletter else "false"
+    return f"account {username.data.username} on {plan.data.plan} plan, newsletter={flag}"
+
+
+# --- endless_questions: never stops asking --------------------------------------------
+
+
+class KeepGoing(Strict):
+    answer: str = Field(default="yes", title="Answer")
+
+
+def endless_request(round_no: int) -> ElicitRequest:
+    return ElicitRequest(
+        params=ElicitRequestFormParams(
+            message=f"Question {round_no}: shall I ask again?",
+            requested_schema=render_elicitation_schema(KeepGoing),
+        )
+    )
+
+
+async def endless_questions(ctx: Context) -> str | InputRequiredResult:
+    """Asks again after every accepted answer, forever (tests the client's round bound)."""
+    if not is_modern(ctx):
+        answers = 0
+        while True:
+            outcome = await ctx.elicit(f"Question {answers + 1}: shall I ask again?", KeepGoing)
+            if not isinstance(outcome, AcceptedElicitation):
+                return f"stopped after {answers} answers: {outcome.action}"
+            answers += 1
+    # requestState `endless:N`: question N was asked last round (sealed by the SDK).
+    match = re.fullmatch(r"endless:(\d+)", ctx.request_state or "")
+    asked = int(match.group(1)) if match else 0
+    answer = (ctx.input_responses or {}).get(f"q{asked}")
+    if isinstance(answer, ElicitResult):
+        if answer.action != "accept":
+            return f"stopped after {asked - 1} answers: {answer.action}"
+        asked += 1
+    elif asked == 0:
+        asked = 1
+    # Without an answer to question N (a bare retry), question N is asked again.
+    return InputRequiredResult(
+        input_requests={f"q{asked}": endless_request(asked)},
+        request_state=f"endless:{asked}",
+    )
+
+
+# --- the HTTP app: CORS, DNS-rebinding allow-list, optional static files -------------
+
+
+class McpCorsMiddleware(CORSMiddleware):
+    """CORSMiddleware that also allows any `Mcp-Param-*` header (Starlette has no wildcard)."""
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        requested = request_headers.get("access-control-request-headers")
+        if requested is None:
+            return super().preflight_response(request_headers)
+        names = [h.strip().lower() for h in requested.split(",") if h.strip()]
+        params = [h for h in names if h.startswith(CORS_PARAM_PREFIX)]
+        others = [h for h in names if not h.startswith(CORS_PARAM_PREFIX)]
+        raw = [(k, v) for k, v in request_headers.raw if k.lower() != b"access-control-request-headers"]
+        if others:
+            raw.append((b"access-control-request-headers", ", ".join(others).encode("latin-1")))
+        response = super().preflight_response(Headers(raw=raw))
+        if params and response.status_code == 200:
+            headers = MutableHeaders(raw=response.raw_headers)
+            allowed = headers.get("access-control-allow-headers", "")
+            headers["access-control-allow-headers"] = ", ".join([allowed, *params]) if allowed else ", ".join(params)
+        return response
+
+
+TOOLS = [
+    book_table,
+    pay_deposit,
+    confirm_deposit,
+    open_vault,
+    unlock_vault,
+    delete_folder,
+    all_fields,
+    plan_trip,
+    setup_account,
+    endless_questions,
+]
+
+
+def create_server(state_key: str | None = None) -> MCPServer:
+    """The MCP server with every tool. A fixed `state_key` survives restarts (else ephemeral)."""
+    security = RequestStateSecurity(keys=[state_key], audience=SERVER_NAME) if state_key else None
+    server = MCPServer(SERVER_NAME, request_state_security=security)
+    for tool in TOOLS:
+        server.tool()(tool)
+    return server
+
+
+def build_app(
+    host: str,
+    cors_origins: list[str] | None,
+    static_dir: str | None,
+    state_key: str | None = None,
+) -> Any:
+    """The Starlette app: `/mcp` (both eras), CORS unless `cors_origins` is None, static files."""
+    allow_all = cors_origins is not None and "*" in cors_origins
+    explicit = [o for o in (cors_origins or []) if o != "*"]
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=not allow_all,
+        allowed_hosts=[*LOOPBACK_HOSTS, f"{host}:*"],
+        allowed_origins=[*LOOPBACK_ORIGINS, *explicit],
+    )
+    app = create_server(state_key).streamable_http_app(transport_security=security, host=host)
+    if static_dir:
+        app.router.routes.append(Mount("/", app=StaticFiles(directory=static_dir, html=True), name="static"))
+    if cors_origins is None:
+        return app
+    return McpCorsMiddleware(
+        app,
+        allow_origins=["*"] if allow_all else explicit,
+        allow_origin_regex=None if (allow_all or explicit) else LOOPBACK_ORIGIN_RE,
+        allow_methods=["GET", "POST", "DELETE"],
+        allow_headers=CORS_ALLOW_HEADERS,
+        expose_headers=["mcp-session-id"],
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        dest="cors_origins",
+        metavar="ORIGIN",
+        help="page origin allowed by CORS (repeatable; '*' for any). Default: any loopback origin.",
+    )
+    parser.add_argument("--no-cors", action="store_true", help="no CORS at all (stock SDK: preflight gets 405)")
+    parser.add_argument("--static", metavar="DIR", help="also serve DIR at / on the same origin")
+    parser.add_argument(
+        "--state-key",
+        metavar="SECRET",
+        help="requestState sealing key (>= 32 chars) so a restarted server accepts old replays",
+    )
+    args = parser.parse_args(argv)
+    cors = None if args.no_cors else (args.cors_origins or [])
+    app = build_app(args.host, cors, args.static, args.state_key)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
