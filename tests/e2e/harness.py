@@ -18,15 +18,18 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parents[2]
-DEMO_SERVER = REPO / "tests" / "servers" / "demo_server.py"
+SERVERS = REPO / "tests" / "servers"
+DEMO_SERVER = SERVERS / "demo_server.py"
 WWW = REPO / "www"
+
+sys.path.insert(0, str(SERVERS))
+from static_server import make_server  # noqa: E402 - needs the path above
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
@@ -130,22 +133,8 @@ class DemoServer:
         self.stop()
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    """Static files with the wasm MIME type and no request log on stderr."""
-
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm", ".js": "text/javascript"}
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        pass
-
-    def end_headers(self) -> None:
-        # Every test run must load the freshly built package, never a cached one.
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-
 class StaticServer:
-    """A directory served over HTTP on 127.0.0.1 from a thread (Python's http.server)."""
+    """A directory served over HTTP on 127.0.0.1 from a thread (`tests/servers/static_server.py`)."""
 
     def __init__(self, directory: Path, port: int | None = None):
         self.directory = directory
@@ -158,9 +147,7 @@ class StaticServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> StaticServer:
-        handler = partial(_QuietHandler, directory=str(self.directory))
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
-        self._httpd.daemon_threads = True
+        self._httpd = make_server(str(self.directory), self.port)
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="static-www", daemon=True)
         self._thread.start()
         return self
