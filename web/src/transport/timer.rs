@@ -1,0 +1,20 @@
+//! A `setTimeout` future, for the modern era's back-off and the GET stream's reconnect delay.
+
+use js_sys::Promise;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+/// Resolves after `ms` milliseconds (at once outside a window, e.g. in a worker without one).
+pub async fn sleep(ms: u32) {
+    let delay = i32::try_from(ms).unwrap_or(i32::MAX);
+    let promise = Promise::new(&mut |resolve, _reject| {
+        let scheduled = web_sys::window().and_then(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, delay)
+                .ok()
+        });
+        if scheduled.is_none() {
+            let _ = resolve.call0(&JsValue::NULL);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
