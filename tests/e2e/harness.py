@@ -355,3 +355,75 @@ class LegacySession:
 def tool_text(result: dict[str, Any]) -> str:
     """The concatenated text content of a CallToolResult."""
     return "".join(c.get("text", "") for c in result.get("content", []) if c.get("type") == "text")
+
+
+# --- browser helpers (Selenium), by the DOM contract's roles and labels ----------------
+
+UI_WAIT = 30.0
+"""Upper bound for waiting on the page; a bound against hangs, not a speed assertion."""
+
+
+def wait_for(driver: Any, condition: Any, what: str, timeout: float = UI_WAIT) -> Any:
+    """Wait until `condition(driver)` is truthy and return it; fail saying what never happened."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+    except TimeoutException:
+        raise AssertionError(f"the page never showed {what}") from None
+
+
+def wait_css(driver: Any, selector: str, timeout: float = UI_WAIT) -> Any:
+    """The first element matching `selector`, once it exists."""
+    from selenium.webdriver.common.by import By
+
+    def found(d: Any) -> Any:
+        elements = d.find_elements(By.CSS_SELECTOR, selector)
+        return elements[0] if elements else None
+
+    return wait_for(driver, found, f"an element matching {selector!r}", timeout)
+
+
+def wait_text(driver: Any, selector: str, text: str, timeout: float = UI_WAIT) -> Any:
+    """The first element matching `selector` once its text contains `text`."""
+    from selenium.webdriver.common.by import By
+
+    def found(d: Any) -> Any:
+        for element in d.find_elements(By.CSS_SELECTOR, selector):
+            if text in element.text:
+                return element
+        return None
+
+    return wait_for(driver, found, f"{text!r} in {selector!r}", timeout)
+
+
+def control_by_label(scope: Any, label: str) -> Any:
+    """The form control whose accessible label is `label` (a `<label for>` or a wrapping label)."""
+    from selenium.webdriver.common.by import By
+
+    literal = json.dumps(label)
+    for lab in scope.find_elements(By.XPATH, ".//label"):
+        if lab.text.strip().rstrip("*").strip() != label:
+            continue
+        target = lab.get_attribute("for")
+        if target:
+            # `for` names an id anywhere in the document, so look it up from the driver.
+            return getattr(scope, "parent", scope).find_element(By.ID, target)
+        inner = lab.find_elements(By.CSS_SELECTOR, "input, select, textarea")
+        if inner:
+            return inner[0]
+    labelled = scope.find_elements(By.XPATH, f".//*[@aria-label={literal}]")
+    if labelled:
+        return labelled[0]
+    raise AssertionError(f"no control labelled {label!r}")
+
+
+def button(scope: Any, name: str) -> Any:
+    """The button whose visible text (or aria-label) is `name`."""
+    from selenium.webdriver.common.by import By
+
+    for b in scope.find_elements(By.XPATH, ".//button"):
+        if b.text.strip() == name or b.get_attribute("aria-label") == name:
+            return b
+    raise AssertionError(f"no button named {name!r}")

@@ -81,3 +81,30 @@ def test_cross_origin_blocked_without_cors(driver: Any, blank_page: StaticServer
     reply = browser_fetch(driver, blank_page, server.url, "modern")
     assert reply["ok"] is False, reply
     assert "TypeError" in reply["error"]
+
+
+LABELLED_PAGE = """<!doctype html><title>labels</title>
+<form>
+  <label for="n">Full name</label><input id="n" name="name">
+  <label>Subscribe <input type="checkbox" name="subscribe"></label>
+  <select aria-label="Colour" name="colour"><option>red</option></select>
+  <button type="button" onclick="document.getElementById('out').textContent = 'clicked ' + n.value">Submit</button>
+</form>
+<p id="out"></p>
+"""
+
+
+def test_harness_finds_controls_by_label(driver: Any, tmp_path: Path) -> None:
+    from harness import button, control_by_label, wait_text
+
+    (tmp_path / "index.html").write_text(LABELLED_PAGE)
+    with StaticServer(tmp_path) as page:
+        driver.get(page.origin + "/")
+        assert control_by_label(driver, "Full name").get_attribute("name") == "name"
+        assert control_by_label(driver, "Subscribe").get_attribute("name") == "subscribe"
+        assert control_by_label(driver, "Colour").get_attribute("name") == "colour"
+        with pytest.raises(AssertionError, match="no control labelled 'Nope'"):
+            control_by_label(driver, "Nope")
+        control_by_label(driver, "Full name").send_keys("Ada")
+        button(driver, "Submit").click()
+        assert wait_text(driver, "#out", "clicked Ada").text == "clicked Ada"
