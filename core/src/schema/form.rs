@@ -69,13 +69,20 @@ pub enum FieldKind {
     },
 }
 
-/// Inclusive bounds of a number or integer field.
+/// Bounds of a number or integer field: `minimum`/`maximum` are inclusive; the exclusive ones
+/// are kept too because pydantic renders `gt`/`lt` as `exclusiveMinimum`/`exclusiveMaximum`,
+/// and the SDK passes them through, so the server will enforce them.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct NumberBounds {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub minimum: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub maximum: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exclusive_minimum: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exclusive_maximum: Option<f64>,
 }
 
 /// One choice of an enum: the value sent and the title shown (the value when untitled).

@@ -1,4 +1,44 @@
 //! Schema compiler: raw `requestedSchema` JSON to a typed [`FormSpec`].
+//!
+//! The spec allows a flat object of primitive fields (`PrimitiveSchemaDefinition`). The
+//! compiler accepts exactly that, ignores keys that cannot change what a valid answer is, and
+//! refuses everything else with the JSON pointer (RFC 6901) of the offending part and a
+//! sentence saying what is wrong, so a server author can fix the schema and a user is never
+//! shown a form whose answer the server would reject.
+//!
+//! | Schema part | Treatment |
+//! |---|---|
+//! | root `type: "object"`, `properties`, `required`, `title`, `description` | accepted (a missing root `type` or `properties` is tolerated: no fields) |
+//! | property order | kept as the schema gives it (serde_json `preserve_order`) |
+//! | `title` / `description` of a field | accepted: label (else the name) and help text |
+//! | `type: "string"` with `minLength`, `maxLength`, `pattern` | accepted |
+//! | `format`: `email`, `uri`, `date`, `date-time` | accepted and validated |
+//! | any other `format` (`uuid`, `time`, ...) | **ignored**: formats are annotations in JSON Schema, a plain text box still works (the Python SDK never emits them) |
+//! | `type: "number"` / `"integer"` with `minimum`, `maximum` | accepted |
+//! | `exclusiveMinimum`, `exclusiveMaximum` | accepted (pydantic `gt`/`lt` emit them and the server enforces them) |
+//! | `type: "boolean"` | accepted |
+//! | single select: `enum`; `oneOf` of `{const, title}`; legacy `enum` + `enumNames` | accepted (a `oneOf` entry without `title` shows its `const`) |
+//! | multi select: `type: "array"`, `items: {type: "string", enum}` or `items: {anyOf: [{const, title}]}`, `minItems`, `maxItems` | accepted |
+//! | `default` of the field's kind | accepted and pre-filled (SEP-1034); one that breaks a length/format/pattern/range/count rule is kept and flagged by validation |
+//! | any other key (`examples`, `$schema`, `additionalProperties`, `readOnly`, ...) | **ignored** |
+//! | root that is not an object, or `type` other than `"object"` | refused at `""` / `/type` |
+//! | `properties` not an object | refused at `/properties` |
+//! | `required` not a list of strings, or naming a missing property | refused at `/required` / `/required/<i>` |
+//! | a property schema that is not an object | refused at `/properties/<name>` |
+//! | nested object (`type: "object"`) | refused at `/properties/<name>` |
+//! | `$ref` | refused at `/properties/<name>/$ref` |
+//! | missing `type` (also how multi-type `anyOf` unions arrive) | refused at `/properties/<name>` |
+//! | union `type: [..]`, or an unknown type (`null`, ...) | refused at `/properties/<name>/type` |
+//! | array without enum items | refused at `/properties/<name>/items` |
+//! | empty `enum` / `oneOf` / `anyOf`, non-string or repeated choice | refused at that list / that entry |
+//! | `enumNames` not matching `enum` one to one | refused at `/properties/<name>/enumNames` |
+//! | both `enum` and `oneOf` | refused at `/properties/<name>` |
+//! | `default` of the wrong kind (wrong type, non-integral integer, not a choice) | refused at `/properties/<name>/default` |
+//! | `pattern` that is not a regular expression (syntax of the `regex-lite` crate: no look-around or back-references) | refused at `/properties/<name>/pattern` |
+//! | non-numeric bounds, negative or fractional lengths/counts, `min > max` lengths/counts | refused at that key |
+//! | `title` / `description` / `format` that is not a string | refused at that key |
+//!
+//! Names in pointers are escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`).
 
 mod compile;
 mod error;

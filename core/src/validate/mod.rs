@@ -1,19 +1,44 @@
 //! Coercion of raw form input into typed content, and validation of content against a [`FormSpec`].
 //!
-//! One code path serves the JS API (`validateContent`) and the UI (per-field and on submit).
+//! One code path serves the JS API (`validateContent`) and the UI (per-field and on submit):
+//! every entry point ends in the same per-field rule book, so a value the UI accepts is a value
+//! `validateContent` accepts, and the reverse.
+//!
+//! Rules worth knowing:
+//! - An empty text, number, date or select control of an optional field is left out of the
+//!   content (the server then applies its own default); of a required field it is `required`.
+//! - A checkbox always answers `true` or `false`; a multi-select always answers a list, maybe
+//!   empty (only `minItems` demands a choice), so unticking every box is expressible.
+//! - Lengths count Unicode code points, as JSON Schema does, not bytes or UTF-16 units.
+//! - `integer` values must be integral (`3.0` counts, `3.5` does not).
+//! - A repeated multi-select choice is reported with code `enum` (the contract has no
+//!   `uniqueItems` code): the list is not a valid selection.
+//! - `datetime-local` controls give no offset; [`RawInput::LocalDateTime`] (or
+//!   [`local_to_rfc3339`]) adds the browser's, and [`rfc3339_to_local`] goes back for pre-fill.
 
 mod error;
+mod formats;
+mod value;
 
 pub use error::{ErrorCode, FieldError};
+pub use formats::{local_to_rfc3339, rfc3339_to_local};
+pub(crate) use value::{value_fits_kind, KindMismatch};
 
-use crate::schema::{Field, FormSpec};
-use serde_json::{Map, Value};
+use crate::schema::{Field, FieldKind, FormSpec, StringFormat};
+use serde_json::{Map, Number, Value};
+use value::validate_value;
 
 /// What a form control holds before coercion.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RawInput {
-    /// A text, email, url, date, datetime-local or number input, or a select's value.
+    /// A text, email, url, date, number input, or a select's value.
     Text(String),
+    /// A `datetime-local` input's value (`YYYY-MM-DDTHH:MM[:SS]`) and the browser's UTC offset
+    /// for that moment in minutes, east positive (`-new Date(text).getTimezoneOffset()`).
+    LocalDateTime {
+        text: String,
+        utc_offset_minutes: i32,
+    },
     /// A checkbox.
     Bool(bool),
     /// The checked values of a multi-select.
@@ -23,30 +48,82 @@ pub enum RawInput {
 /// Coerces and validates one field's raw input. `Ok(None)` means "leave it out of the content"
 /// (an optional field left empty).
 pub fn check_field(field: &Field, raw: &RawInput) -> Result<Option<Value>, FieldError> {
-    let _ = (field, raw);
-    Err(FieldError::new(
-        &field.name,
-        ErrorCode::Type,
-        "validation not built yet",
-    ))
+    let Some(v) = coerce(field, raw)? else {
+        return empty(field);
+    };
+    validate_value(field, &v)?;
+    Ok(Some(v))
 }
 
-/// Coerces and validates a whole form. Every failing field yields one error.
+/// Coerces and validates a whole form. Every failing field yields one error, in field order;
+/// a raw entry naming no field yields `unknownField`.
 pub fn coerce_form(
     spec: &FormSpec,
     raw: &[(String, RawInput)],
 ) -> Result<Map<String, Value>, Vec<FieldError>> {
-    let _ = (spec, raw);
-    Err(vec![])
+    let mut content = Map::new();
+    let mut errors = Vec::new();
+    for field in &spec.fields {
+        let result = match raw.iter().find(|(name, _)| *name == field.name) {
+            Some((_, input)) => check_field(field, input),
+            None => empty(field),
+        };
+        match result {
+            Ok(Some(v)) => {
+                content.insert(field.name.clone(), v);
+            }
+            Ok(None) => {}
+            Err(e) => errors.push(e),
+        }
+    }
+    for (name, _) in raw {
+        if !spec.fields.iter().any(|f| f.name == *name) {
+            errors.push(unknown(name));
+        }
+    }
+    if errors.is_empty() {
+        Ok(content)
+    } else {
+        Err(errors)
+    }
 }
 
-/// Validates a content object (as it would be sent) against the spec: one error per failing field.
+/// Validates a content object (as it would be sent) against the spec: one error per failing
+/// field, in field order, then one `unknownField` per extra key. On success the content is
+/// returned unchanged, since it already is what would be sent.
 pub fn validate_content(
     spec: &FormSpec,
     content: &Value,
 ) -> Result<Map<String, Value>, Vec<FieldError>> {
-    let _ = (spec, content);
-    Err(vec![])
+    let Some(obj) = content.as_object() else {
+        return Err(vec![FieldError::new(
+            "",
+            ErrorCode::Type,
+            "The answer must be an object mapping field names to values.",
+        )]);
+    };
+    let mut errors = Vec::new();
+    for field in &spec.fields {
+        match obj.get(&field.name) {
+            None if field.required => errors.push(required(field)),
+            None => {}
+            Some(v) => {
+                if let Err(e) = validate_value(field, v) {
+                    errors.push(e);
+                }
+            }
+        }
+    }
+    for name in obj.keys() {
+        if !spec.fields.iter().any(|f| f.name == *name) {
+            errors.push(unknown(name));
+        }
+    }
+    if errors.is_empty() {
+        Ok(obj.clone())
+    } else {
+        Err(errors)
+    }
 }
 
 /// The content a form starts with: every field's default (SEP-1034).
@@ -55,4 +132,148 @@ pub fn defaults(spec: &FormSpec) -> Map<String, Value> {
         .iter()
         .filter_map(|f| f.default.clone().map(|d| (f.name.clone(), d)))
         .collect()
+}
+
+/// What a field's control should start with: its default as raw input, or `None` for an empty
+/// control. `utc_offset_minutes` (as in [`RawInput::LocalDateTime`]) is used only to show a
+/// `date-time` default in a `datetime-local` control.
+pub fn default_input(field: &Field, utc_offset_minutes: i32) -> Option<RawInput> {
+    field
+        .default
+        .as_ref()
+        .and_then(|d| input_for_value(field, d, utc_offset_minutes))
+}
+
+/// The raw control value that shows `v` (a default, or a typed answer being restored), or
+/// `None` when `v` is not of the field's kind. Date-times come back as
+/// [`RawInput::Text`] in `datetime-local` form; an unconvertible one is given as is.
+pub fn input_for_value(field: &Field, v: &Value, utc_offset_minutes: i32) -> Option<RawInput> {
+    match (&field.kind, v) {
+        (
+            FieldKind::String {
+                format: Some(StringFormat::DateTime),
+                ..
+            },
+            Value::String(s),
+        ) => Some(RawInput::Text(
+            rfc3339_to_local(s, utc_offset_minutes).unwrap_or_else(|| s.clone()),
+        )),
+        (FieldKind::String { .. } | FieldKind::Select { .. }, Value::String(s)) => {
+            Some(RawInput::Text(s.clone()))
+        }
+        (FieldKind::Number(_) | FieldKind::Integer(_), Value::Number(n)) => {
+            Some(RawInput::Text(n.to_string()))
+        }
+        (FieldKind::Boolean, Value::Bool(b)) => Some(RawInput::Bool(*b)),
+        (FieldKind::MultiSelect { .. }, Value::Array(items)) => Some(RawInput::List(
+            items
+                .iter()
+                .filter_map(|i| i.as_str().map(str::to_owned))
+                .collect(),
+        )),
+        _ => None,
+    }
+}
+
+/// Raw input to a typed value, before any rule is checked. `Ok(None)`: the control is empty.
+fn coerce(field: &Field, raw: &RawInput) -> Result<Option<Value>, FieldError> {
+    let wrong = || {
+        Err(FieldError::new(
+            &field.name,
+            ErrorCode::Type,
+            "This control gave a value of the wrong kind for this field.",
+        ))
+    };
+    match (&field.kind, raw) {
+        (FieldKind::Boolean, RawInput::Bool(b)) => Ok(Some(Value::Bool(*b))),
+        (FieldKind::Boolean, RawInput::Text(t)) => match t.as_str() {
+            "" => Ok(None),
+            "true" | "on" => Ok(Some(Value::Bool(true))),
+            "false" => Ok(Some(Value::Bool(false))),
+            _ => Err(FieldError::new(
+                &field.name,
+                ErrorCode::Type,
+                "Must be true or false.",
+            )),
+        },
+        (FieldKind::MultiSelect { .. }, RawInput::List(items)) => Ok(Some(Value::Array(
+            items.iter().cloned().map(Value::String).collect(),
+        ))),
+        (_, RawInput::Text(t)) | (_, RawInput::LocalDateTime { text: t, .. }) if t.is_empty() => {
+            Ok(None)
+        }
+        (
+            FieldKind::String {
+                format: Some(StringFormat::DateTime),
+                ..
+            },
+            RawInput::LocalDateTime {
+                text,
+                utc_offset_minutes,
+            },
+        ) => match local_to_rfc3339(text, *utc_offset_minutes) {
+            Some(s) => Ok(Some(Value::String(s))),
+            None => Err(FieldError::new(
+                &field.name,
+                ErrorCode::Format,
+                "Must be a date and time, like 2025-12-26T19:30.",
+            )),
+        },
+        (FieldKind::String { .. }, RawInput::Text(t) | RawInput::LocalDateTime { text: t, .. })
+        | (FieldKind::Select { .. }, RawInput::Text(t)) => Ok(Some(Value::String(t.clone()))),
+        (FieldKind::Number(_), RawInput::Text(t)) => match parse_number(t) {
+            Some(n) => Ok(Some(Value::Number(n))),
+            None => Err(FieldError::new(
+                &field.name,
+                ErrorCode::Type,
+                "Must be a number.",
+            )),
+        },
+        (FieldKind::Integer(_), RawInput::Text(t)) => match parse_number(t) {
+            Some(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => Ok(Some(Value::Number(n))),
+            _ => Err(FieldError::new(
+                &field.name,
+                ErrorCode::Type,
+                "Must be a whole number.",
+            )),
+        },
+        _ => wrong(),
+    }
+}
+
+/// A number control's text to a JSON number: integral values become JSON integers (`3`, not
+/// `3.0`) while they are exact; anything not a finite number is `None`.
+fn parse_number(t: &str) -> Option<Number> {
+    let t = t.trim();
+    if let Ok(i) = t.parse::<i64>() {
+        return Some(Number::from(i));
+    }
+    // Rust's float parser also takes "inf" and "NaN"; JSON has neither.
+    let f: f64 = t.parse().ok().filter(|f: &f64| f.is_finite())?;
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if f.fract() == 0.0 && f.abs() <= EXACT {
+        // In range and integral, so the cast is exact.
+        return Some(Number::from(f as i64));
+    }
+    Number::from_f64(f)
+}
+
+fn empty(field: &Field) -> Result<Option<Value>, FieldError> {
+    if field.required {
+        Err(required(field))
+    } else {
+        Ok(None)
+    }
+}
+
+fn required(field: &Field) -> FieldError {
+    FieldError::new(&field.name, ErrorCode::Required, "This field is required.")
+}
+
+fn unknown(name: &str) -> FieldError {
+    FieldError::new(
+        name,
+        ErrorCode::UnknownField,
+        format!("This form has no field named \"{name}\"."),
+    )
 }
