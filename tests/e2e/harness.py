@@ -251,21 +251,26 @@ class ModernClient:
             "io.modelcontextprotocol/clientCapabilities": self.capabilities,
         }
 
-    def post(self, method: str, params: dict[str, Any], name: str | None = None) -> HttpReply:
+    def post(
+        self, method: str, params: dict[str, Any], name: str | None = None, headers: dict[str, str] | None = None
+    ) -> HttpReply:
         self._next_id += 1
         body = {"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": {**params, "_meta": self.envelope()}}
-        headers = {
+        all_headers = {
             "Accept": "application/json, text/event-stream",
             "MCP-Protocol-Version": MODERN,
             "Mcp-Method": method,
+            **(headers or {}),
         }
         if name is not None:
-            headers["Mcp-Name"] = name
-        return http_request(self.url, body=body, headers=headers)
+            all_headers["Mcp-Name"] = name
+        return http_request(self.url, body=body, headers=all_headers)
 
-    def request(self, method: str, params: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+    def request(
+        self, method: str, params: dict[str, Any], name: str | None = None, headers: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         """The JSON-RPC response (result or error) to one request."""
-        reply = self.post(method, params, name)
+        reply = self.post(method, params, name, headers)
         for message in reply.messages():
             if isinstance(message, dict) and "id" in message and ("result" in message or "error" in message):
                 reply.close()
@@ -279,13 +284,14 @@ class ModernClient:
         *,
         input_responses: dict[str, Any] | None = None,
         request_state: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
         if input_responses is not None:
             params["inputResponses"] = input_responses
         if request_state is not None:
             params["requestState"] = request_state
-        return self.request("tools/call", params, name=name)
+        return self.request("tools/call", params, name=name, headers=headers)
 
 
 class LegacySession:

@@ -393,3 +393,27 @@ def test_static_same_origin(make_demo_server: Any, tmp_path: Any) -> None:
     assert page.text() == "<p>same origin</p>"
     result = ModernClient(server.url).call_tool("book_table", {"date": "2025-12-30"})
     assert complete_text(result) == "Booked a table for 2 on 2025-12-30."
+
+
+def test_modern_mcp_param_header_required(modern: ModernClient) -> None:
+    tools = modern.request("tools/list", {})["result"]["tools"]
+    schema = next(t for t in tools if t["name"] == "book_in_region")["inputSchema"]
+    assert schema["properties"]["region"]["x-mcp-header"] == "Region"
+
+    missing = modern.post("tools/call", {"name": "book_in_region", "arguments": {"region": "eu"}}, name="book_in_region")
+    body = missing.json()
+    assert missing.status == 400, body
+    assert body["error"]["code"] == -32020
+
+    headers = {"Mcp-Param-Region": "eu"}
+    first = modern.call_tool("book_in_region", {"region": "eu"}, headers=headers)["result"]
+    key, request = only_request(first)
+    assert request["params"]["message"] == "Book a table in region eu?"
+    second = modern.call_tool(
+        "book_in_region",
+        {"region": "eu"},
+        input_responses={key: {"action": "accept", "content": {"ok": True}}},
+        request_state=first["requestState"],
+        headers=headers,
+    )
+    assert complete_text(second) == "Booked in region eu."

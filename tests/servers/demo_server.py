@@ -25,6 +25,10 @@ Seed tools (the SDK's own elicitation examples, as in `shared/protocol.md`):
   `declined: folder not deleted`, `cancelled: folder not deleted`.
 
 Tools for the client's tests (all resolvers, so they work in both eras):
+- `book_in_region(region)`: `region` carries `x-mcp-header: Region`, so a modern request
+  must mirror it in `Mcp-Param-Region` (the SDK answers HTTP 400, -32020, otherwise);
+  asks one confirmation. Returns `Booked in region {region}.`, `Not booked in region
+  {region}.`, `declined: not booked in region {region}` / `cancelled: ...`.
 - `all_fields()`: one form with every field kind and enum shape, formats, bounds and
   defaults. Returns `accepted {json}` where json is the answered content
   (`json.dumps(..., sort_keys=True)`, only the fields the client sent), or `declined`
@@ -255,6 +259,27 @@ async def delete_folder(
     return f"{outcome_word(confirm)}: folder not deleted"
 
 
+# --- book_in_region: an argument mirrored in an Mcp-Param-* header ------------------
+
+
+class ConfirmRegion(Strict):
+    ok: bool = Field(default=True, title="Book here?")
+
+
+def confirm_region(region: str) -> Elicit[ConfirmRegion]:
+    return Elicit(f"Book a table in region {region}?", ConfirmRegion)
+
+
+async def book_in_region(
+    region: Annotated[str, Field(description="Routing region", json_schema_extra={"x-mcp-header": "Region"})],
+    confirm: Annotated[ElicitationResult[ConfirmRegion], Resolve(confirm_region)],
+) -> str:
+    """A modern-era client must send `Mcp-Param-Region` mirroring `region` (else HTTP 400, -32020)."""
+    if isinstance(confirm, AcceptedElicitation):
+        return f"Booked in region {region}." if confirm.data.ok else f"Not booked in region {region}."
+    return f"{outcome_word(confirm)}: not booked in region {region}"
+
+
 # --- all_fields: every field kind in one form -----------------------------------------
 
 
@@ -480,6 +505,7 @@ TOOLS = [
     open_vault,
     unlock_vault,
     delete_folder,
+    book_in_region,
     all_fields,
     plan_trip,
     setup_account,
