@@ -28,7 +28,11 @@ fn refused(schema: Value, path: &str, words: &str) {
                 "message {:?} should mention {words:?}",
                 e.message
             );
-            assert!(e.message.ends_with('.') || e.message.contains(':'), "{:?}", e.message);
+            assert!(
+                e.message.ends_with('.') || e.message.contains(':'),
+                "{:?}",
+                e.message
+            );
         }
     }
 }
@@ -49,7 +53,9 @@ fn opts(pairs: &[(&str, &str)]) -> Vec<EnumOption> {
 
 #[test]
 fn sdk_alternative_date_schema() {
-    let spec = ok(json!({"properties":{"accept_alternative":{"description":"Try another date?","title":"Accept Alternative","type":"boolean"},"date":{"default":"2025-12-26","description":"Alternative date (YYYY-MM-DD)","title":"Date","type":"string"}},"required":["accept_alternative"],"title":"AlternativeDate","type":"object"}));
+    let spec = ok(
+        json!({"properties":{"accept_alternative":{"description":"Try another date?","title":"Accept Alternative","type":"boolean"},"date":{"default":"2025-12-26","description":"Alternative date (YYYY-MM-DD)","title":"Date","type":"string"}},"required":["accept_alternative"],"title":"AlternativeDate","type":"object"}),
+    );
     assert_eq!(spec.title.as_deref(), Some("AlternativeDate"));
     let names: Vec<_> = spec.fields.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["accept_alternative", "date"]);
@@ -81,7 +87,9 @@ fn label_falls_back_to_name() {
 #[test]
 fn string_with_every_constraint() {
     assert_eq!(
-        kind_of(json!({"type":"string","minLength":2,"maxLength":10,"format":"email","pattern":"^a"})),
+        kind_of(
+            json!({"type":"string","minLength":2,"maxLength":10,"format":"email","pattern":"^a"})
+        ),
         FieldKind::String {
             min_length: Some(2),
             max_length: Some(10),
@@ -128,7 +136,10 @@ fn numbers_and_integers() {
             ..Default::default()
         })
     );
-    assert_eq!(kind_of(json!({"type":"boolean","default":true})), FieldKind::Boolean);
+    assert_eq!(
+        kind_of(json!({"type":"boolean","default":true})),
+        FieldKind::Boolean
+    );
 }
 
 #[test]
@@ -144,7 +155,9 @@ fn untitled_single_select() {
 #[test]
 fn titled_single_select() {
     assert_eq!(
-        kind_of(json!({"type":"string","oneOf":[{"const":"r","title":"Red"},{"const":"g","title":"Green"}]})),
+        kind_of(
+            json!({"type":"string","oneOf":[{"const":"r","title":"Red"},{"const":"g","title":"Green"}]})
+        ),
         FieldKind::Select {
             options: opts(&[("r", "Red"), ("g", "Green")])
         }
@@ -164,7 +177,9 @@ fn legacy_enum_names() {
 #[test]
 fn untitled_multi_select() {
     assert_eq!(
-        kind_of(json!({"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":1,"maxItems":2,"default":["a"]})),
+        kind_of(
+            json!({"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":1,"maxItems":2,"default":["a"]})
+        ),
         FieldKind::MultiSelect {
             options: opts(&[("a", "a"), ("b", "b"), ("c", "c")]),
             min_items: Some(1),
@@ -176,7 +191,9 @@ fn untitled_multi_select() {
 #[test]
 fn titled_multi_select() {
     assert_eq!(
-        kind_of(json!({"type":"array","items":{"anyOf":[{"const":"a","title":"A"},{"const":"b","title":"B"}]}})),
+        kind_of(
+            json!({"type":"array","items":{"anyOf":[{"const":"a","title":"A"},{"const":"b","title":"B"}]}})
+        ),
         FieldKind::MultiSelect {
             options: opts(&[("a", "A"), ("b", "B")]),
             min_items: None,
@@ -205,12 +222,16 @@ fn defaults_of_every_kind_are_kept() {
 #[test]
 fn no_properties_is_an_empty_form() {
     assert!(ok(json!({"type": "object"})).fields.is_empty());
-    assert!(ok(json!({"type": "object", "properties": {}})).fields.is_empty());
+    assert!(ok(json!({"type": "object", "properties": {}}))
+        .fields
+        .is_empty());
 }
 
 #[test]
 fn ignored_keys_do_not_matter() {
-    ok(json!({"$schema":"x","type":"object","additionalProperties":false,"properties":{"x":{"type":"string","examples":["a"],"readOnly":false}}}));
+    ok(
+        json!({"$schema":"x","type":"object","additionalProperties":false,"properties":{"x":{"type":"string","examples":["a"],"readOnly":false}}}),
+    );
 }
 
 #[test]
@@ -218,60 +239,228 @@ fn refusals_carry_their_pointer() {
     refused(json!([1]), "", "object");
     refused(json!("s"), "", "object");
     refused(json!({"type": "array"}), "/type", "object");
-    refused(json!({"type": "object", "properties": []}), "/properties", "properties");
+    refused(
+        json!({"type": "object", "properties": []}),
+        "/properties",
+        "properties",
+    );
     refused(json!({"type":"object","title":3}), "/title", "text");
-    refused(json!({"type": "object", "properties": {"x": 1}}), "/properties/x", "object");
+    refused(
+        json!({"type": "object", "properties": {"x": 1}}),
+        "/properties/x",
+        "object",
+    );
     refused(
         one(json!({"type":"object","properties":{"street":{"type":"string"}}})),
         "/properties/x",
         "nested object",
     );
-    refused(one(json!({"$ref": "#/$defs/A"})), "/properties/x/$ref", "$ref");
+    refused(
+        one(json!({"$ref": "#/$defs/A"})),
+        "/properties/x/$ref",
+        "$ref",
+    );
     refused(one(json!({"title": "X"})), "/properties/x", "no \"type\"");
     refused(
         one(json!({"anyOf":[{"type":"string"},{"type":"integer"}]})),
         "/properties/x",
         "no \"type\"",
     );
-    refused(one(json!({"type": ["string", "null"]})), "/properties/x/type", "several types");
-    refused(one(json!({"type": "null"})), "/properties/x/type", "\"null\"");
-    refused(one(json!({"type": 7})), "/properties/x/type", "must be a string");
-    refused(one(json!({"type": "array", "items": {"type": "string"}})), "/properties/x/items", "array");
-    refused(one(json!({"type": "array"})), "/properties/x/items", "array");
-    refused(one(json!({"type":"array","items":{"type":"integer","enum":["1"]}})), "/properties/x/items/type", "strings");
-    refused(one(json!({"type": "string", "enum": []})), "/properties/x/enum", "empty");
-    refused(one(json!({"type": "string", "oneOf": []})), "/properties/x/oneOf", "empty");
-    refused(one(json!({"type":"array","items":{"anyOf":[]}})), "/properties/x/items/anyOf", "empty");
-    refused(one(json!({"type":"array","items":{"enum":[]}})), "/properties/x/items/enum", "empty");
-    refused(one(json!({"type": "string", "enum": ["a", 1]})), "/properties/x/enum/1", "string");
-    refused(one(json!({"type": "string", "enum": ["a", "a"]})), "/properties/x/enum/1", "more than once");
-    refused(one(json!({"type":"string","oneOf":[{"title":"A"}]})), "/properties/x/oneOf/0", "const");
-    refused(one(json!({"type":"string","oneOf":[{"const":1,"title":"A"}]})), "/properties/x/oneOf/0/const", "string const");
-    refused(one(json!({"type":"string","oneOf":["a"]})), "/properties/x/oneOf/0", "object");
-    refused(one(json!({"type":"string","oneOf":[{"const":"a","title":2}]})), "/properties/x/oneOf/0/title", "text");
-    refused(one(json!({"type":"string","enum":["a"],"oneOf":[{"const":"a"}]})), "/properties/x", "both");
-    refused(one(json!({"type":"string","enum":["a","b"],"enumNames":["A"]})), "/properties/x/enumNames", "1 enumNames for 2");
-    refused(one(json!({"type":"string","enum":["a"],"enumNames":"A"})), "/properties/x/enumNames", "list");
-    refused(one(json!({"type":"string","enum":["a"],"enumNames":[1]})), "/properties/x/enumNames/0", "string");
-    refused(one(json!({"type": "string", "default": 3})), "/properties/x/default", "default");
-    refused(one(json!({"type": "integer", "default": 2.5})), "/properties/x/default", "whole number");
-    refused(one(json!({"type": "number", "default": "2"})), "/properties/x/default", "a number");
-    refused(one(json!({"type": "boolean", "default": "true"})), "/properties/x/default", "true or false");
-    refused(one(json!({"type":"string","enum":["a"],"default":"b"})), "/properties/x/default", "\"b\"");
-    refused(one(json!({"type":"array","items":{"enum":["a"]},"default":["a","z"]})), "/properties/x/default", "\"z\"");
-    refused(one(json!({"type":"array","items":{"enum":["a"]},"default":"a"})), "/properties/x/default", "list");
-    refused(one(json!({"type": "string", "pattern": "(unclosed"})), "/properties/x/pattern", "regular expression");
-    refused(one(json!({"type": "string", "pattern": 5})), "/properties/x/pattern", "string");
-    refused(one(json!({"type": "string", "format": 5})), "/properties/x/format", "string");
-    refused(one(json!({"type": "string", "minLength": -1})), "/properties/x/minLength", "whole number");
-    refused(one(json!({"type": "string", "maxLength": 1.5})), "/properties/x/maxLength", "whole number");
-    refused(one(json!({"type":"string","minLength":5,"maxLength":2})), "/properties/x/maxLength", "below");
-    refused(one(json!({"type":"array","items":{"enum":["a"]},"minItems":2,"maxItems":1})), "/properties/x/maxItems", "below");
-    refused(one(json!({"type": "number", "minimum": "0"})), "/properties/x/minimum", "number");
-    refused(one(json!({"type": "string", "description": ["d"]})), "/properties/x/description", "text");
-    refused(json!({"type":"object","properties":{"x":{"type":"string"}},"required":["y"]}), "/required/0", "\"y\"");
-    refused(json!({"type":"object","properties":{"x":{"type":"string"}},"required":"x"}), "/required", "list");
-    refused(json!({"type":"object","properties":{"x":{"type":"string"}},"required":[1]}), "/required/0", "property name");
+    refused(
+        one(json!({"type": ["string", "null"]})),
+        "/properties/x/type",
+        "several types",
+    );
+    refused(
+        one(json!({"type": "null"})),
+        "/properties/x/type",
+        "\"null\"",
+    );
+    refused(
+        one(json!({"type": 7})),
+        "/properties/x/type",
+        "must be a string",
+    );
+    refused(
+        one(json!({"type": "array", "items": {"type": "string"}})),
+        "/properties/x/items",
+        "array",
+    );
+    refused(
+        one(json!({"type": "array"})),
+        "/properties/x/items",
+        "array",
+    );
+    refused(
+        one(json!({"type":"array","items":{"type":"integer","enum":["1"]}})),
+        "/properties/x/items/type",
+        "strings",
+    );
+    refused(
+        one(json!({"type": "string", "enum": []})),
+        "/properties/x/enum",
+        "empty",
+    );
+    refused(
+        one(json!({"type": "string", "oneOf": []})),
+        "/properties/x/oneOf",
+        "empty",
+    );
+    refused(
+        one(json!({"type":"array","items":{"anyOf":[]}})),
+        "/properties/x/items/anyOf",
+        "empty",
+    );
+    refused(
+        one(json!({"type":"array","items":{"enum":[]}})),
+        "/properties/x/items/enum",
+        "empty",
+    );
+    refused(
+        one(json!({"type": "string", "enum": ["a", 1]})),
+        "/properties/x/enum/1",
+        "string",
+    );
+    refused(
+        one(json!({"type": "string", "enum": ["a", "a"]})),
+        "/properties/x/enum/1",
+        "more than once",
+    );
+    refused(
+        one(json!({"type":"string","oneOf":[{"title":"A"}]})),
+        "/properties/x/oneOf/0",
+        "const",
+    );
+    refused(
+        one(json!({"type":"string","oneOf":[{"const":1,"title":"A"}]})),
+        "/properties/x/oneOf/0/const",
+        "string const",
+    );
+    refused(
+        one(json!({"type":"string","oneOf":["a"]})),
+        "/properties/x/oneOf/0",
+        "object",
+    );
+    refused(
+        one(json!({"type":"string","oneOf":[{"const":"a","title":2}]})),
+        "/properties/x/oneOf/0/title",
+        "text",
+    );
+    refused(
+        one(json!({"type":"string","enum":["a"],"oneOf":[{"const":"a"}]})),
+        "/properties/x",
+        "both",
+    );
+    refused(
+        one(json!({"type":"string","enum":["a","b"],"enumNames":["A"]})),
+        "/properties/x/enumNames",
+        "1 enumNames for 2",
+    );
+    refused(
+        one(json!({"type":"string","enum":["a"],"enumNames":"A"})),
+        "/properties/x/enumNames",
+        "list",
+    );
+    refused(
+        one(json!({"type":"string","enum":["a"],"enumNames":[1]})),
+        "/properties/x/enumNames/0",
+        "string",
+    );
+    refused(
+        one(json!({"type": "string", "default": 3})),
+        "/properties/x/default",
+        "default",
+    );
+    refused(
+        one(json!({"type": "integer", "default": 2.5})),
+        "/properties/x/default",
+        "whole number",
+    );
+    refused(
+        one(json!({"type": "number", "default": "2"})),
+        "/properties/x/default",
+        "a number",
+    );
+    refused(
+        one(json!({"type": "boolean", "default": "true"})),
+        "/properties/x/default",
+        "true or false",
+    );
+    refused(
+        one(json!({"type":"string","enum":["a"],"default":"b"})),
+        "/properties/x/default",
+        "\"b\"",
+    );
+    refused(
+        one(json!({"type":"array","items":{"enum":["a"]},"default":["a","z"]})),
+        "/properties/x/default",
+        "\"z\"",
+    );
+    refused(
+        one(json!({"type":"array","items":{"enum":["a"]},"default":"a"})),
+        "/properties/x/default",
+        "list",
+    );
+    refused(
+        one(json!({"type": "string", "pattern": "(unclosed"})),
+        "/properties/x/pattern",
+        "regular expression",
+    );
+    refused(
+        one(json!({"type": "string", "pattern": 5})),
+        "/properties/x/pattern",
+        "string",
+    );
+    refused(
+        one(json!({"type": "string", "format": 5})),
+        "/properties/x/format",
+        "string",
+    );
+    refused(
+        one(json!({"type": "string", "minLength": -1})),
+        "/properties/x/minLength",
+        "whole number",
+    );
+    refused(
+        one(json!({"type": "string", "maxLength": 1.5})),
+        "/properties/x/maxLength",
+        "whole number",
+    );
+    refused(
+        one(json!({"type":"string","minLength":5,"maxLength":2})),
+        "/properties/x/maxLength",
+        "below",
+    );
+    refused(
+        one(json!({"type":"array","items":{"enum":["a"]},"minItems":2,"maxItems":1})),
+        "/properties/x/maxItems",
+        "below",
+    );
+    refused(
+        one(json!({"type": "number", "minimum": "0"})),
+        "/properties/x/minimum",
+        "number",
+    );
+    refused(
+        one(json!({"type": "string", "description": ["d"]})),
+        "/properties/x/description",
+        "text",
+    );
+    refused(
+        json!({"type":"object","properties":{"x":{"type":"string"}},"required":["y"]}),
+        "/required/0",
+        "\"y\"",
+    );
+    refused(
+        json!({"type":"object","properties":{"x":{"type":"string"}},"required":"x"}),
+        "/required",
+        "list",
+    );
+    refused(
+        json!({"type":"object","properties":{"x":{"type":"string"}},"required":[1]}),
+        "/required/0",
+        "property name",
+    );
 }
 
 #[test]
