@@ -1,1 +1,260 @@
-//! Incremental Server-Sent Events decoder. (Owned by the protocol work; placeholder.)
+//! Incremental Server-Sent Events decoder (the WHATWG `text/event-stream`
+//! parsing rules), bytes in, events out.
+//!
+//! A network body arrives in chunks split anywhere: inside a multi-byte UTF-8
+//! character, or between the `\r` and `\n` of a CRLF. The decoder therefore
+//! buffers *bytes* up to a line end and only decodes complete lines; because
+//! `\r` and `\n` are ASCII they never occur inside a multi-byte character, so
+//! splitting on them first is always safe. A lone `\r` at the end of a chunk
+//! ends its line, and a `\n` starting the next chunk is then swallowed as the
+//! second half of that CRLF.
+//!
+//! Memory is bounded: a line, or one event's accumulated data, longer than
+//! [`SseDecoder::with_limit`]'s limit (default [`DEFAULT_LIMIT`]) is a clear
+//! error instead of unbounded growth against a server that never ends a line.
+//!
+//! ```
+//! use mcp_elicit::sse::SseDecoder;
+//! let mut d = SseDecoder::new();
+//! let mut events = d.feed(b"event: message\r\ndata: {\"a\"").unwrap();
+//! events.extend(d.feed(b":1}\r\n\r\n").unwrap());
+//! assert_eq!(events[0].data, "{\"a\":1}");
+//! ```
+
+use std::fmt;
+
+/// Default bound on one line and on one event's data: 16 MiB.
+pub const DEFAULT_LIMIT: usize = 16 * 1024 * 1024;
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The `event` field, `"message"` when absent.
+    pub event: String,
+    /// The `data` lines joined with `\n`.
+    pub data: String,
+    /// The last event id seen on the stream so far (it persists across events).
+    pub id: Option<String>,
+    /// A `retry` (milliseconds) given within this event, if any.
+    pub retry: Option<u64>,
+}
+
+/// Why decoding stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SseError {
+    /// A line or an event grew beyond the limit.
+    TooLong { limit: usize },
+    /// The stream ended in the middle of a line or an event.
+    Truncated,
+}
+
+impl fmt::Display for SseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SseError::TooLong { limit } => write!(
+                f,
+                "the server's event stream sent a line or event longer than {limit} bytes; stopped reading it"
+            ),
+            SseError::Truncated => f.write_str("the server's event stream ended in the middle of an event"),
+        }
+    }
+}
+
+impl std::error::Error for SseError {}
+
+/// The decoder. Feed it chunks with [`feed`](Self::feed); call
+/// [`finish`](Self::finish) at the end of the body.
+#[derive(Debug, Clone)]
+pub struct SseDecoder {
+    limit: usize,
+    /// Bytes of the current, unterminated line.
+    line: Vec<u8>,
+    /// The previous chunk ended with `\r`: a leading `\n` belongs to it.
+    after_cr: bool,
+    /// At the very start of the stream a UTF-8 BOM is skipped.
+    at_start: bool,
+    /// Set once the stream is poisoned by an error.
+    failed: Option<SseError>,
+    event: String,
+    data: String,
+    has_data: bool,
+    retry: Option<u64>,
+    last_retry: Option<u64>,
+    last_id: Option<String>,
+}
+
+impl Default for SseDecoder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SseDecoder {
+    pub fn new() -> Self {
+        Self::with_limit(DEFAULT_LIMIT)
+    }
+
+    /// A decoder that refuses lines and events longer than `limit` bytes.
+    pub fn with_limit(limit: usize) -> Self {
+        SseDecoder {
+            limit,
+            line: Vec::new(),
+            after_cr: false,
+            at_start: true,
+            failed: None,
+            event: String::new(),
+            data: String::new(),
+            has_data: false,
+            retry: None,
+            last_retry: None,
+            last_id: None,
+        }
+    }
+
+    /// The last event id seen (for `Last-Event-ID` on reconnect).
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_id.as_deref()
+    }
+
+    /// The reconnection delay the server last asked for, in milliseconds.
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.last_retry
+    }
+
+    /// Decodes one chunk; returns the events it completed.
+    pub fn feed(&mut self, mut chunk: &[u8]) -> Result<Vec<SseEvent>, SseError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let mut out = Vec::new();
+        if self.after_cr && !chunk.is_empty() {
+            self.after_cr = false;
+            if let Some(rest) = chunk.strip_prefix(b"\n") {
+                chunk = rest;
+            }
+        }
+        while let Some(pos) = chunk.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let (head, tail) = chunk.split_at(pos);
+            self.push_bytes(head)?;
+            let line = std::mem::take(&mut self.line);
+            self.process_line(&line, &mut out)?;
+            // `tail` starts with the terminator; a CR may be followed by LF.
+            let is_cr = tail.first() == Some(&b'\r');
+            chunk = tail.get(1..).unwrap_or(&[]);
+            if is_cr {
+                if chunk.is_empty() {
+                    self.after_cr = true;
+                } else if let Some(rest) = chunk.strip_prefix(b"\n") {
+                    chunk = rest;
+                }
+            }
+        }
+        self.push_bytes(chunk)?;
+        Ok(out)
+    }
+
+    /// Ends the stream. Per the standard an unfinished event is discarded;
+    /// this says so, so the caller can tell the user the stream was cut.
+    pub fn finish(&mut self) -> Result<(), SseError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let pending = !self.line.is_empty() || self.has_data;
+        self.line.clear();
+        self.reset_event();
+        if pending {
+            Err(SseError::Truncated)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn fail(&mut self, e: SseError) -> SseError {
+        self.failed = Some(e.clone());
+        self.line.clear();
+        self.reset_event();
+        e
+    }
+
+    fn push_bytes(&mut self, bytes: &[u8]) -> Result<(), SseError> {
+        if self.line.len().saturating_add(bytes.len()) > self.limit {
+            return Err(self.fail(SseError::TooLong { limit: self.limit }));
+        }
+        self.line.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn reset_event(&mut self) {
+        self.event.clear();
+        self.data.clear();
+        self.has_data = false;
+        self.retry = None;
+    }
+
+    fn process_line(&mut self, raw: &[u8], out: &mut Vec<SseEvent>) -> Result<(), SseError> {
+        let mut bytes = raw;
+        if self.at_start {
+            self.at_start = false;
+            if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+                bytes = rest;
+            }
+        }
+        if bytes.is_empty() {
+            self.dispatch(out);
+            return Ok(());
+        }
+        let line = String::from_utf8_lossy(bytes);
+        if line.starts_with(':') {
+            return Ok(());
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+            None => (line.as_ref(), ""),
+        };
+        match field {
+            "event" => {
+                self.event.clear();
+                self.event.push_str(value);
+            }
+            "data" => {
+                let extra = value.len() + usize::from(self.has_data);
+                if self.data.len().saturating_add(extra) > self.limit {
+                    return Err(self.fail(SseError::TooLong { limit: self.limit }));
+                }
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(value);
+                self.has_data = true;
+            }
+            "id" if !value.contains('\0') => {
+                self.last_id = Some(value.to_string());
+            }
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                if let Ok(ms) = value.parse() {
+                    self.retry = Some(ms);
+                    self.last_retry = Some(ms);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
+        if self.has_data {
+            let event = if self.event.is_empty() {
+                "message".to_string()
+            } else {
+                std::mem::take(&mut self.event)
+            };
+            out.push(SseEvent {
+                event,
+                data: std::mem::take(&mut self.data),
+                id: self.last_id.clone(),
+                retry: self.retry,
+            });
+        }
+        self.reset_event();
+    }
+}

@@ -98,3 +98,10 @@ impl ElicitResult {
 pub struct ElicitationComplete {
     pub elicitation_id: String,
 }
+
+/// `data` of the -32042 (URL_ELICITATION_REQUIRED) error: the URL-mode
+/// elicitations the user must complete before the request is retried.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UrlElicitationRequiredData {
+    pub elicitations: Vec<UrlParams>,
+}

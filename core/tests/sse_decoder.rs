@@ -1,0 +1,195 @@
+//! The SSE decoder: field rules, line ends, limits, and that any split of a
+//! stream into chunks decodes exactly like the whole stream.
+
+use mcp_elicit::sse::{SseDecoder, SseError, SseEvent};
+use proptest::prelude::*;
+
+fn decode_all(chunks: &[&[u8]]) -> Result<Vec<SseEvent>, SseError> {
+    let mut d = SseDecoder::new();
+    let mut out = Vec::new();
+    for c in chunks {
+        out.extend(d.feed(c)?);
+    }
+    Ok(out)
+}
+
+#[test]
+fn event_data_id_retry_and_comments() {
+    let stream = b": keep-alive\nevent: message\nid: 7\nretry: 3000\ndata: a\ndata:b\n\n";
+    let events = decode_all(&[stream]).unwrap();
+    assert_eq!(
+        events,
+        vec![SseEvent {
+            event: "message".into(),
+            data: "a\nb".into(),
+            id: Some("7".into()),
+            retry: Some(3000),
+        }]
+    );
+}
+
+#[test]
+fn event_type_defaults_to_message_and_id_persists() {
+    let events = decode_all(&[b"id: x\ndata: 1\n\ndata: 2\n\n"]).unwrap();
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[1].event, "message");
+    assert_eq!(events[1].id.as_deref(), Some("x"));
+    assert_eq!(events[1].retry, None);
+}
+
+#[test]
+fn an_event_without_data_is_not_dispatched() {
+    // The SDK's priming event: an id and empty data line carry no message.
+    let events = decode_all(&[b"id: 1\n\nevent: x\n\n"]).unwrap();
+    assert!(events.is_empty());
+    let events = decode_all(&[b"data\n\n"]).unwrap();
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].data, "");
+}
+
+#[test]
+fn cr_lf_and_crlf_line_ends_are_equivalent() {
+    let lf = decode_all(&[b"data: a\ndata: b\n\n"]).unwrap();
+    let cr = decode_all(&[b"data: a\rdata: b\r\r"]).unwrap();
+    let crlf = decode_all(&[b"data: a\r\ndata: b\r\n\r\n"]).unwrap();
+    assert_eq!(lf, cr);
+    assert_eq!(lf, crlf);
+    assert_eq!(lf[0].data, "a\nb");
+}
+
+#[test]
+fn crlf_split_between_cr_and_lf_is_one_line_end() {
+    let events = decode_all(&[b"data: a\r", b"\ndata: b\r", b"\n\r", b"\n"]).unwrap();
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].data, "a\nb");
+}
+
+#[test]
+fn multibyte_character_split_across_chunks() {
+    let text = "data: caf\u{e9} \u{1F600}\n\n".as_bytes();
+    for i in 0..text.len() {
+        let (a, b) = text.split_at(i);
+        let events = decode_all(&[a, b]).unwrap();
+        assert_eq!(events[0].data, "caf\u{e9} \u{1F600}", "split at {i}");
+    }
+}
+
+#[test]
+fn leading_bom_is_skipped() {
+    let events = decode_all(&[b"\xEF\xBB", b"\xBFdata: x\n\n"]).unwrap();
+    assert_eq!(events[0].data, "x");
+}
+
+#[test]
+fn invalid_retry_is_ignored() {
+    let events = decode_all(&[b"retry: 1s\ndata: x\n\n"]).unwrap();
+    assert_eq!(events[0].retry, None);
+}
+
+#[test]
+fn a_line_without_end_is_refused_past_the_limit() {
+    let mut d = SseDecoder::with_limit(64);
+    assert!(d.feed(&[b'a'; 40]).unwrap().is_empty());
+    let err = d.feed(&[b'a'; 40]).unwrap_err();
+    assert_eq!(err, SseError::TooLong { limit: 64 });
+    assert!(err.to_string().contains("longer than 64 bytes"));
+    // Once failed, it stays failed rather than resyncing mid-line.
+    assert!(d.feed(b"\n\n").is_err());
+}
+
+#[test]
+fn an_event_whose_data_lines_add_up_past_the_limit_is_refused() {
+    let mut d = SseDecoder::with_limit(16);
+    let err = d.feed(b"data: 0123456789\ndata: 0123456789\n").unwrap_err();
+    assert_eq!(err, SseError::TooLong { limit: 16 });
+}
+
+#[test]
+fn finish_reports_a_cut_stream() {
+    let mut d = SseDecoder::new();
+    d.feed(b"data: x\n").unwrap();
+    assert_eq!(d.finish(), Err(SseError::Truncated));
+    let mut d = SseDecoder::new();
+    d.feed(b"data: x\n\n").unwrap();
+    assert_eq!(d.finish(), Ok(()));
+}
+
+#[test]
+fn real_sdk_stream() {
+    let body = concat!(
+        "event: message\r\n",
+        "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"elicitation/create\",\"params\":{}}\r\n",
+        "\r\n",
+        ": ping - 2025-01-01\r\n\r\n",
+        "event: message\r\n",
+        "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\n",
+        "\r\n"
+    );
+    let events = decode_all(&[body.as_bytes()]).unwrap();
+    assert_eq!(events.len(), 2);
+    assert!(events[1].data.contains("\"result\""));
+}
+
+fn line_strategy() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "data: [a-z\u{e9}\u{1F600} :]{0,12}".prop_map(|s| s),
+        "event: [a-z]{1,6}".prop_map(|s| s),
+        "id: [0-9a-z]{0,4}".prop_map(|s| s),
+        "retry: [0-9]{1,4}".prop_map(|s| s),
+        ": [a-z ]{0,8}".prop_map(|s| s),
+        Just(String::new()),
+    ]
+}
+
+fn stream_strategy() -> impl Strategy<Value = Vec<u8>> {
+    (
+        proptest::collection::vec(line_strategy(), 0..24),
+        proptest::collection::vec(0usize..3, 24),
+    )
+        .prop_map(|(lines, ends)| {
+            let mut out = Vec::new();
+            for (i, line) in lines.iter().enumerate() {
+                out.extend_from_slice(line.as_bytes());
+                let end: &[u8] = match ends.get(i).copied().unwrap_or(0) {
+                    0 => b"\n",
+                    1 => b"\r",
+                    _ => b"\r\n",
+                };
+                out.extend_from_slice(end);
+            }
+            out
+        })
+}
+
+proptest! {
+    #[test]
+    fn any_split_decodes_the_same(stream in stream_strategy(), cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..8)) {
+        let whole = decode_all(&[&stream]).unwrap();
+        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(stream.len() + 1)).collect();
+        points.sort_unstable();
+        let mut chunks: Vec<&[u8]> = Vec::new();
+        let mut start = 0;
+        for p in points {
+            chunks.push(&stream[start..p]);
+            start = p;
+        }
+        chunks.push(&stream[start..]);
+        prop_assert_eq!(decode_all(&chunks).unwrap(), whole);
+    }
+
+    #[test]
+    fn byte_at_a_time_decodes_the_same(stream in stream_strategy()) {
+        let whole = decode_all(&[&stream]).unwrap();
+        let singles: Vec<&[u8]> = stream.chunks(1).collect();
+        prop_assert_eq!(decode_all(&singles).unwrap(), whole);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256), cut in any::<prop::sample::Index>()) {
+        let mut d = SseDecoder::with_limit(128);
+        let (a, b) = bytes.split_at(cut.index(bytes.len() + 1));
+        let _ = d.feed(a);
+        let _ = d.feed(b);
+        let _ = d.finish();
+    }
+}

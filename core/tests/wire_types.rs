@@ -1,0 +1,169 @@
+//! Wire types: classification of incoming messages, the modern result shapes,
+//! `requestState` kept byte-exact, and unknown fields tolerated.
+
+use mcp_elicit::wire::input::InputRequest;
+use mcp_elicit::wire::{
+    codes, from_raw, parse_message, CallToolResult, ClientCapabilities, ElicitRequestParams,
+    Incoming, ModernResult, RequestId, UrlElicitationRequiredData,
+};
+
+#[test]
+fn classifies_the_four_shapes_and_both_id_kinds() {
+    match parse_message(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#).unwrap() {
+        Incoming::Response { id, .. } => assert_eq!(id, RequestId::Number(1)),
+        other => panic!("{other:?}"),
+    }
+    match parse_message(r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#).unwrap() {
+        Incoming::Request { id, method, params } => {
+            assert_eq!(id, RequestId::String("a".into()));
+            assert_eq!(method, "ping");
+            assert!(params.is_none());
+        }
+        other => panic!("{other:?}"),
+    }
+    match parse_message(r#"{"jsonrpc":"2.0","method":"notifications/x","params":{"a":1}}"#).unwrap()
+    {
+        Incoming::Notification { method, params } => {
+            assert_eq!(method, "notifications/x");
+            assert_eq!(params.unwrap().get(), r#"{"a":1}"#);
+        }
+        other => panic!("{other:?}"),
+    }
+    match parse_message(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad"}}"#)
+        .unwrap()
+    {
+        Incoming::Error { id, error } => {
+            assert_eq!(id, None);
+            assert_eq!(error.code, codes::INVALID_REQUEST);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn refuses_what_is_not_json_rpc_in_words() {
+    let cases = [
+        ("[]", "batch"),
+        ("{", "not JSON-RPC"),
+        (r#"{"id":1,"result":{}}"#, "jsonrpc"),
+        (r#"{"jsonrpc":"1.0","id":1,"result":{}}"#, "\"1.0\""),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#,
+            "not an integer",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":true,"result":{}}"#,
+            "integer or a string",
+        ),
+        (r#"{"jsonrpc":"2.0","result":{}}"#, "without an id"),
+        (r#"{"jsonrpc":"2.0","id":1}"#, "neither"),
+        (r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#, "null id"),
+    ];
+    for (text, needle) in cases {
+        let err = parse_message(text).unwrap_err();
+        assert!(err.message.contains(needle), "{text}: {err}");
+    }
+}
+
+#[test]
+fn unknown_fields_are_tolerated() {
+    let m = parse_message(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi","annotations":{}},{"type":"image","data":"x","mimeType":"image/png"}],"isError":false,"newField":1},"extra":true}"#).unwrap();
+    let Incoming::Response { result, .. } = m else {
+        panic!()
+    };
+    let r: CallToolResult = from_raw(&result, "tools/call result").unwrap();
+    assert_eq!(r.content.len(), 2);
+    assert_eq!(r.content[0].text(), Some("hi"));
+    assert_eq!(r.content[1].text(), None);
+}
+
+#[test]
+fn input_required_keeps_request_state_byte_exact_and_types_requests() {
+    // A state with escapes and odd spacing: only a raw copy survives this.
+    let result = r#"{"inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}},"b":{"method":"roots/list"},"c":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}},"d":{"method":"x/y"}},"requestState":"v1.\u0041\/b+==" ,"resultType":"input_required"}"#;
+    let raw = serde_json::value::RawValue::from_string(result.to_string()).unwrap();
+    let ModernResult::InputRequired(r) = ModernResult::classify(raw).unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        r.request_state.as_ref().unwrap().get(),
+        r#""v1.\u0041\/b+==""#
+    );
+    let reqs = r.input_requests.as_ref().unwrap();
+    let keys: Vec<&str> = reqs.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["a", "b", "c", "d"]);
+    assert!(matches!(
+        reqs["a"],
+        InputRequest::Elicit(ElicitRequestParams::Form(_))
+    ));
+    assert!(matches!(reqs["b"], InputRequest::Roots(None)));
+    assert!(matches!(reqs["c"], InputRequest::Sampling(_)));
+    assert_eq!(reqs["d"].method(), "x/y");
+    let again = serde_json::to_string(&r).unwrap();
+    assert!(again.contains(r#""requestState":"v1.\u0041\/b+==""#));
+}
+
+#[test]
+fn result_type_absent_means_complete_and_unknown_is_refused() {
+    let raw = serde_json::value::RawValue::from_string(r#"{"content":[]}"#.into()).unwrap();
+    assert!(matches!(
+        ModernResult::classify(raw).unwrap(),
+        ModernResult::Complete(_)
+    ));
+    let raw = serde_json::value::RawValue::from_string(r#"{"resultType":"task"}"#.into()).unwrap();
+    assert!(ModernResult::classify(raw)
+        .unwrap_err()
+        .message
+        .contains("\"task\""));
+    let raw = serde_json::value::RawValue::from_string(r#"{"resultType":"input_required"}"#.into())
+        .unwrap();
+    assert!(ModernResult::classify(raw)
+        .unwrap_err()
+        .message
+        .contains("neither"));
+}
+
+#[test]
+fn a_malformed_embedded_elicitation_is_reported() {
+    let raw = serde_json::value::RawValue::from_string(
+        r#"{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"mode":"url"}}}}"#.into(),
+    )
+    .unwrap();
+    let err = ModernResult::classify(raw).unwrap_err();
+    assert!(err.message.contains("elicitation/create"), "{err}");
+}
+
+#[test]
+fn url_elicitation_required_data() {
+    let m = parse_message(r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32042,"message":"URL elicitation required","data":{"elicitations":[{"mode":"url","message":"Pay","url":"https://pay.example.com/x","elicitationId":"e1"}]}}}"#).unwrap();
+    let Incoming::Error { error, .. } = m else {
+        panic!()
+    };
+    assert_eq!(error.code, codes::URL_ELICITATION_REQUIRED);
+    let data: UrlElicitationRequiredData = serde_json::from_value(error.data.unwrap()).unwrap();
+    assert_eq!(data.elicitations[0].elicitation_id, "e1");
+}
+
+#[test]
+fn capabilities_are_declared_like_the_sdk() {
+    let caps = serde_json::to_string(&ClientCapabilities::for_host(false)).unwrap();
+    assert_eq!(caps, r#"{"elicitation":{"form":{},"url":{}},"roots":{}}"#);
+    let caps = serde_json::to_string(&ClientCapabilities::for_host(true)).unwrap();
+    assert_eq!(
+        caps,
+        r#"{"elicitation":{"form":{},"url":{}},"roots":{},"sampling":{}}"#
+    );
+}
+
+#[test]
+fn incoming_round_trips_byte_exact_raw_parts() {
+    let text = r#"{"jsonrpc":"2.0","id":"x","method":"elicitation/create","params":{"b":1,  "a":"\u00e9"}}"#;
+    let m = parse_message(text).unwrap();
+    let out = m.to_json().unwrap();
+    assert_eq!(
+        out,
+        r#"{"jsonrpc":"2.0","id":"x","method":"elicitation/create","params":{"b":1,  "a":"\u00e9"}}"#
+    );
+    let text = r#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}"#;
+    assert_eq!(parse_message(text).unwrap().to_json().unwrap(), text);
+}
