@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -417,3 +418,26 @@ def test_modern_mcp_param_header_required(modern: ModernClient) -> None:
         headers=headers,
     )
     assert complete_text(second) == "Booked in region eu."
+
+
+def test_trace_records_exchanges(make_demo_server: Any, tmp_path: Any) -> None:
+    trace = tmp_path / "trace.jsonl"
+    server = make_demo_server(["--trace", str(trace)])
+    client = ModernClient(server.url)
+    first = client.call_tool("delete_folder", {"path": "/tmp/project"})
+
+    def posts() -> list[dict[str, Any]]:
+        # The record is written once the server's handler returns, just after the reply.
+        lines = trace.read_text().splitlines() if trace.exists() else []
+        records = [json.loads(line) for line in lines]
+        return [r for r in records if r["method"] == "POST" and r["path"] == "/mcp"]
+
+    deadline = time.monotonic() + 10
+    while not posts() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    calls = posts()
+    assert len(calls) == 1
+    assert json.loads(calls[0]["request_body"])["params"]["name"] == "delete_folder"
+    assert calls[0]["request_headers"]["mcp-name"] == "delete_folder"
+    assert calls[0]["status"] == 200
+    assert json.loads(calls[0]["response_body"]) == first

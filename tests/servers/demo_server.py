@@ -51,6 +51,8 @@ CORS: the SDK does no CORS, so the ASGI app is wrapped in Starlette's CORSMiddle
 `mcp-session-id`), and the page origins are added to the SDK's DNS-rebinding
 `allowed_origins`. `--no-cors` leaves the stock SDK behaviour (preflight gets 405).
 `--static DIR` serves a directory on the same origin (at `/`), beside `/mcp`.
+`--trace FILE` appends every HTTP exchange to FILE (JSON lines: request and response
+headers and bodies, SSE streams as sent): for debugging and for capturing transcripts.
 `--state-key` fixes the `requestState` sealing key, so a restarted server still accepts
 a replay sealed before the restart (the fault tests rely on this).
 """
@@ -522,13 +524,69 @@ def create_server(state_key: str | None = None) -> MCPServer:
     return server
 
 
+class TraceMiddleware:
+    """Appends every HTTP exchange to a JSON-lines file: for debugging and transcripts.
+
+    One line per exchange, written when the response ends: method, path, request headers
+    and body, status, response headers and body (an SSE stream as the text it sent).
+    """
+
+    def __init__(self, app: Any, path: str):
+        self.app = app
+        self.path = path
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        record: dict[str, Any] = {
+            "method": scope["method"],
+            "path": scope["path"],
+            "request_headers": {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]},
+            "request_body": "",
+            "response_body": "",
+        }
+        request_body = bytearray()
+        response_body = bytearray()
+
+        async def traced_receive() -> Any:
+            message = await receive()
+            if message["type"] == "http.request":
+                request_body.extend(message.get("body", b""))
+            return message
+
+        async def traced_send(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                record["status"] = message["status"]
+                record["response_headers"] = {
+                    k.decode("latin-1"): v.decode("latin-1") for k, v in message.get("headers", [])
+                }
+            elif message["type"] == "http.response.body":
+                response_body.extend(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, traced_receive, traced_send)
+        finally:
+            record["request_body"] = request_body.decode("utf-8", "replace")
+            record["response_body"] = response_body.decode("utf-8", "replace")
+            with open(self.path, "a", encoding="utf-8") as out:
+                out.write(json.dumps(record) + "\n")
+
+
 def build_app(
     host: str,
     cors_origins: list[str] | None,
     static_dir: str | None,
     state_key: str | None = None,
+    trace: str | None = None,
 ) -> Any:
     """The Starlette app: `/mcp` (both eras), CORS unless `cors_origins` is None, static files."""
+    app = _build_app(host, cors_origins, static_dir, state_key)
+    return TraceMiddleware(app, trace) if trace else app
+
+
+def _build_app(host: str, cors_origins: list[str] | None, static_dir: str | None, state_key: str | None) -> Any:
     allow_all = cors_origins is not None and "*" in cors_origins
     explicit = [o for o in (cors_origins or []) if o != "*"]
     security = TransportSecuritySettings(
@@ -569,9 +627,10 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECRET",
         help="requestState sealing key (>= 32 chars) so a restarted server accepts old replays",
     )
+    parser.add_argument("--trace", metavar="FILE", help="append every HTTP exchange to FILE as JSON lines")
     args = parser.parse_args(argv)
     cors = None if args.no_cors else (args.cors_origins or [])
-    app = build_app(args.host, cors, args.static, args.state_key)
+    app = build_app(args.host, cors, args.static, args.state_key, args.trace)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
