@@ -99,8 +99,12 @@ class DemoServer:
         ]
         self.starts += 1
         if self.log_dir is not None:
+            # The server's output and a trace of every HTTP exchange, for reading after a failure.
             self.log_dir.mkdir(parents=True, exist_ok=True)
-            self._log = open(self.log_dir / f"demo-server-{self.port}-{self.starts}.log", "wb")  # noqa: SIM115
+            stem = self.log_dir / f"demo-server-{self.port}-{self.starts}"
+            if "--trace" not in self.options:
+                cmd += ["--trace", f"{stem}.trace.jsonl"]
+            self._log = open(f"{stem}.log", "wb")  # noqa: SIM115
             out: Any = self._log
         else:
             out = subprocess.DEVNULL
