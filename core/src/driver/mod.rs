@@ -1,1 +1,25 @@
-//! Protocol state machines. (Owned by the protocol work; placeholder.)
+//! Protocol state machines, free of IO.
+//!
+//! The IO layer (a browser's `fetch`, or anything else) owns sockets and
+//! timers; these machines own the protocol. The loop is always the same:
+//! ask the machine for an [`HttpRequest`], send it to the server's endpoint,
+//! turn the response body into JSON-RPC message texts ([`http::messages_from_body`]
+//! for a whole body, [`http::MessageStream`] for a body read chunk by chunk),
+//! hand each text to the machine, and act on the step it returns.
+//!
+//! - [`modern`]: one call in the 2026-07-28 era, through any number of
+//!   `input_required` rounds to the final result.
+//! - [`legacy`]: a 2025-11-25 session: handshake, session headers, routing of
+//!   everything that arrives on POST and GET streams.
+//! - [`era`]: Auto mode's decision between the two, the way the SDK makes it.
+//! - [`headers`]: `Mcp-Name` / `Mcp-Param-*` header values, encoded like the SDK.
+
+pub mod era;
+mod error;
+pub mod headers;
+pub mod http;
+pub mod legacy;
+pub mod modern;
+
+pub use error::DriverError;
+pub use http::{HttpMethod, HttpRequest};

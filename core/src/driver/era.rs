@@ -1,0 +1,1 @@
+//! Placeholder while Auto mode's decision lands.

@@ -1,0 +1,170 @@
+//! Why a call or a session failed, said in words a user can act on.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::sse::SseError;
+use crate::wire::{codes, ErrorObject, UrlParams, WireError};
+
+/// A failure the drivers report. `Display` is the sentence to show.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DriverError {
+    /// Any other JSON-RPC error the server answered with.
+    Rpc(ErrorObject),
+    /// -32021: the server needs a capability this client did not declare.
+    MissingCapability { message: String, required: Value },
+    /// -32022: the server does not serve our protocol version.
+    UnsupportedVersion {
+        message: String,
+        supported: Vec<String>,
+    },
+    /// -32020: the server says our headers disagree with the body.
+    HeaderMismatch { message: String },
+    /// -32042 (legacy): URL-mode elicitations must be completed, then the call retried.
+    UrlElicitationRequired {
+        message: String,
+        elicitations: Vec<UrlParams>,
+    },
+    /// The server asked for input more rounds than allowed.
+    RoundsExceeded { max_rounds: u32 },
+    /// The server asked for an LLM completion and the host has no sampling handler.
+    SamplingRefused { key: String },
+    /// The server asked for something this client cannot provide.
+    UnsupportedInput { key: String, method: String },
+    /// A non-2xx HTTP status without a JSON-RPC error in the body.
+    Http { status: u16, body: String },
+    /// Legacy: the server no longer knows our session (HTTP 404).
+    SessionExpired,
+    /// The response ended without answering our request.
+    NoResponse,
+    /// The server sent something that is not valid MCP.
+    Wire(WireError),
+    /// The server's event stream broke.
+    Sse(SseError),
+    /// The caller used the machine out of order (a bug in the IO layer).
+    Usage(String),
+}
+
+impl DriverError {
+    /// Maps a JSON-RPC error to the specific variant its code stands for.
+    pub fn from_rpc(error: ErrorObject) -> Self {
+        match error.code {
+            codes::MISSING_REQUIRED_CLIENT_CAPABILITY => DriverError::MissingCapability {
+                required: error
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("requiredCapabilities"))
+                    .cloned()
+                    .unwrap_or(Value::Null),
+                message: error.message,
+            },
+            codes::UNSUPPORTED_PROTOCOL_VERSION => DriverError::UnsupportedVersion {
+                supported: error
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("supported"))
+                    .and_then(|s| serde_json::from_value(s.clone()).ok())
+                    .unwrap_or_default(),
+                message: error.message,
+            },
+            codes::HEADER_MISMATCH => DriverError::HeaderMismatch {
+                message: error.message,
+            },
+            codes::URL_ELICITATION_REQUIRED => {
+                let elicitations = error
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("elicitations"))
+                    .and_then(|e| serde_json::from_value(e.clone()).ok())
+                    .unwrap_or_default();
+                DriverError::UrlElicitationRequired {
+                    message: error.message,
+                    elicitations,
+                }
+            }
+            _ => DriverError::Rpc(error),
+        }
+    }
+
+    /// The JSON-RPC code behind this error, when there is one.
+    pub fn code(&self) -> Option<i64> {
+        match self {
+            DriverError::Rpc(e) => Some(e.code),
+            DriverError::MissingCapability { .. } => {
+                Some(codes::MISSING_REQUIRED_CLIENT_CAPABILITY)
+            }
+            DriverError::UnsupportedVersion { .. } => Some(codes::UNSUPPORTED_PROTOCOL_VERSION),
+            DriverError::HeaderMismatch { .. } => Some(codes::HEADER_MISMATCH),
+            DriverError::UrlElicitationRequired { .. } => Some(codes::URL_ELICITATION_REQUIRED),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for DriverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DriverError::Rpc(e) => write!(f, "The server answered with an error: {e}."),
+            DriverError::MissingCapability { message, required } => write!(
+                f,
+                "The server needs a client capability this client did not declare ({required}): {message}."
+            ),
+            DriverError::UnsupportedVersion { message, supported } => write!(
+                f,
+                "The server does not support this protocol version ({message}); it supports: {}.",
+                if supported.is_empty() { "nothing it named".to_string() } else { supported.join(", ") }
+            ),
+            DriverError::HeaderMismatch { message } => write!(
+                f,
+                "The server says the request's headers do not match its body: {message}."
+            ),
+            DriverError::UrlElicitationRequired { message, elicitations } => write!(
+                f,
+                "The server needs {} web page(s) completed before this call can proceed: {message}.",
+                elicitations.len()
+            ),
+            DriverError::RoundsExceeded { max_rounds } => write!(
+                f,
+                "The server kept asking for more input after {max_rounds} rounds; the call was stopped."
+            ),
+            DriverError::SamplingRefused { key } => write!(
+                f,
+                "The server asked for an LLM completion (sampling, request {key:?}), which this client does not provide; the call cannot continue."
+            ),
+            DriverError::UnsupportedInput { key, method } => write!(
+                f,
+                "The server asked for {method:?} (request {key:?}), which this client does not support; the call cannot continue."
+            ),
+            DriverError::Http { status, body } if body.is_empty() => {
+                write!(f, "The server answered with HTTP status {status}.")
+            }
+            DriverError::Http { status, body } => {
+                write!(f, "The server answered with HTTP status {status}: {body}")
+            }
+            DriverError::SessionExpired => f.write_str(
+                "The server no longer knows this session (HTTP 404); a new session is needed.",
+            ),
+            DriverError::NoResponse => {
+                f.write_str("The server closed the response without answering the request.")
+            }
+            DriverError::Wire(e) => write!(f, "{e}."),
+            DriverError::Sse(e) => write!(f, "{e}."),
+            DriverError::Usage(m) => write!(f, "Internal client error: {m}."),
+        }
+    }
+}
+
+impl std::error::Error for DriverError {}
+
+impl From<WireError> for DriverError {
+    fn from(e: WireError) -> Self {
+        DriverError::Wire(e)
+    }
+}
+
+impl From<SseError> for DriverError {
+    fn from(e: SseError) -> Self {
+        DriverError::Sse(e)
+    }
+}

@@ -1,0 +1,118 @@
+//! Header values the modern era mirrors from the body: `Mcp-Name` and
+//! `Mcp-Param-<token>` for tool arguments whose input-schema property carries
+//! `x-mcp-header`. Encoded exactly as the SDK does (`mcp/shared/inbound.py`),
+//! because the server compares them with the body and answers -32020 on any
+//! difference.
+
+use base64::Engine;
+use serde_json::{Map, Value};
+
+use super::http::names;
+
+const SENTINEL_START: &str = "=?base64?";
+const SENTINEL_END: &str = "?=";
+
+/// Passes plain printable ASCII through; anything else (non-ASCII, control
+/// characters, edge spaces, or text that looks like the sentinel) is sent as
+/// `=?base64?...?=` so the exact bytes survive HTTP.
+pub fn encode_header_value(value: &str) -> String {
+    let printable = value.bytes().all(|b| (0x20..=0x7E).contains(&b));
+    let trimmed = value.trim() == value;
+    let looks_like_sentinel = value.starts_with(SENTINEL_START) && value.ends_with(SENTINEL_END);
+    if printable && trimmed && !looks_like_sentinel {
+        value.to_string()
+    } else {
+        let b64 = base64::engine::general_purpose::STANDARD.encode(value.as_bytes());
+        format!("{SENTINEL_START}{b64}{SENTINEL_END}")
+    }
+}
+
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// `(path, token)` for each `x-mcp-header` annotation reachable from the root
+/// through `properties` only, or why the schema's annotations are invalid
+/// (then, like the SDK, no headers are sent for the tool).
+pub fn x_mcp_header_map(input_schema: &Value) -> Result<Vec<(Vec<String>, String)>, String> {
+    let mut out: Vec<(Vec<String>, String)> = Vec::new();
+    let mut stack: Vec<(Vec<String>, &Value)> = vec![(Vec::new(), input_schema)];
+    while let Some((path, node)) = stack.pop() {
+        let Some(obj) = node.as_object() else {
+            continue;
+        };
+        if let Some(header) = obj.get("x-mcp-header") {
+            let where_ = path.join(".");
+            if path.is_empty() {
+                return Err("x-mcp-header found on the schema root".into());
+            }
+            let Some(token) = header.as_str() else {
+                return Err(format!(
+                    "property {where_:?}: x-mcp-header must be a string"
+                ));
+            };
+            if !is_token(token) {
+                return Err(format!(
+                    "property {where_:?}: x-mcp-header {token:?} is not an RFC 9110 token"
+                ));
+            }
+            match obj.get("type").and_then(Value::as_str) {
+                Some("string" | "integer" | "boolean") => {}
+                _ => {
+                    return Err(format!(
+                        "property {where_:?}: x-mcp-header is only permitted on integer/string/boolean properties"
+                    ))
+                }
+            }
+            if out.iter().any(|(_, t)| t.eq_ignore_ascii_case(token)) {
+                return Err(format!("x-mcp-header {token:?} is used twice"));
+            }
+            out.push((path.clone(), token.to_string()));
+        }
+        if let Some(props) = obj.get("properties").and_then(Value::as_object) {
+            for (name, sub) in props.iter().rev() {
+                let mut p = path.clone();
+                p.push(name.clone());
+                stack.push((p, sub));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn render(value: &Value) -> Option<String> {
+    match value {
+        Value::Bool(b) => Some(if *b { "true" } else { "false" }.into()),
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The `Mcp-Param-*` headers a `tools/call` with these arguments must carry.
+pub fn param_headers(
+    input_schema: &Value,
+    arguments: &Map<String, Value>,
+) -> Vec<(String, String)> {
+    let Ok(map) = x_mcp_header_map(input_schema) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (path, token) in map {
+        let mut node: Option<&Value> = None;
+        let mut current = Some(arguments);
+        for key in &path {
+            node = current.and_then(|m| m.get(key));
+            current = node.and_then(Value::as_object);
+        }
+        if let Some(rendered) = node.and_then(render) {
+            out.push((
+                format!("{}{token}", names::PARAM_PREFIX),
+                encode_header_value(&rendered),
+            ));
+        }
+    }
+    out
+}

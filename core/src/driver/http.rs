@@ -1,0 +1,172 @@
+//! The HTTP side of Streamable HTTP, as data: requests to send, and bodies
+//! (JSON or SSE) turned into JSON-RPC message texts.
+
+use crate::sse::{SseDecoder, SseError, SseEvent};
+
+use super::DriverError;
+
+/// `Accept` for every POST: the server may answer with JSON or an SSE stream.
+pub const ACCEPT_POST: &str = "application/json, text/event-stream";
+/// `Accept` for the legacy GET stream.
+pub const ACCEPT_STREAM: &str = "text/event-stream";
+
+/// Header names, as the SDK spells them on the wire (HTTP names are case-insensitive).
+pub mod names {
+    pub const CONTENT_TYPE: &str = "Content-Type";
+    pub const ACCEPT: &str = "Accept";
+    pub const PROTOCOL_VERSION: &str = "MCP-Protocol-Version";
+    pub const SESSION_ID: &str = "Mcp-Session-Id";
+    pub const METHOD: &str = "Mcp-Method";
+    pub const NAME: &str = "Mcp-Name";
+    pub const PARAM_PREFIX: &str = "Mcp-Param-";
+    pub const LAST_EVENT_ID: &str = "Last-Event-ID";
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HttpMethod {
+    Get,
+    Post,
+    Delete,
+}
+
+impl HttpMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HttpMethod::Get => "GET",
+            HttpMethod::Post => "POST",
+            HttpMethod::Delete => "DELETE",
+        }
+    }
+}
+
+/// One HTTP request to the server's MCP endpoint (the URL is the caller's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    pub method: HttpMethod,
+    /// In the order they should be sent.
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
+impl HttpRequest {
+    /// A JSON POST with the standard `Content-Type` / `Accept`.
+    pub fn post(body: String) -> Self {
+        HttpRequest {
+            method: HttpMethod::Post,
+            headers: vec![
+                (names::CONTENT_TYPE.into(), "application/json".into()),
+                (names::ACCEPT.into(), ACCEPT_POST.into()),
+            ],
+            body: Some(body),
+        }
+    }
+
+    /// Adds a header.
+    pub fn with(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.headers.push((name.to_string(), value.into()));
+        self
+    }
+
+    /// A header's value, by case-insensitive name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// What kind of body a `Content-Type` announces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BodyKind {
+    Json,
+    EventStream,
+    /// No content type (e.g. a 202 with no body).
+    None,
+    Other(String),
+}
+
+/// Classifies a `Content-Type` header value (parameters such as charset ignored).
+pub fn body_kind(content_type: Option<&str>) -> BodyKind {
+    let Some(ct) = content_type else {
+        return BodyKind::None;
+    };
+    let essence = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match essence.as_str() {
+        "application/json" => BodyKind::Json,
+        "text/event-stream" => BodyKind::EventStream,
+        "" => BodyKind::None,
+        _ => BodyKind::Other(essence),
+    }
+}
+
+/// The JSON-RPC messages in a whole response body: one for JSON, one per
+/// `message` event with data for SSE (keep-alive comments and the SDK's empty
+/// priming events carry none), nothing for an empty body.
+pub fn messages_from_body(
+    content_type: Option<&str>,
+    body: &[u8],
+) -> Result<Vec<String>, DriverError> {
+    match body_kind(content_type) {
+        BodyKind::Json => Ok(vec![String::from_utf8_lossy(body).into_owned()]),
+        BodyKind::EventStream => {
+            let mut stream = MessageStream::new();
+            let mut out = stream.feed(body)?;
+            out.extend(stream.finish()?);
+            Ok(out)
+        }
+        BodyKind::None if body.iter().all(u8::is_ascii_whitespace) => Ok(Vec::new()),
+        BodyKind::None => Err(DriverError::Wire(crate::wire::WireError::new(
+            "the server sent a body without a Content-Type",
+        ))),
+        BodyKind::Other(t) => Err(DriverError::Wire(crate::wire::WireError::new(format!(
+            "the server answered with {t}, not JSON or an event stream"
+        )))),
+    }
+}
+
+/// SSE body read chunk by chunk, yielding JSON-RPC message texts.
+#[derive(Debug, Clone, Default)]
+pub struct MessageStream {
+    decoder: SseDecoder,
+}
+
+impl MessageStream {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Decodes a chunk; returns the message texts it completed.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<String>, SseError> {
+        Ok(self
+            .decoder
+            .feed(chunk)?
+            .into_iter()
+            .filter_map(message_text)
+            .collect())
+    }
+
+    /// Ends the body. A cut-off final event is reported, not silently dropped.
+    pub fn finish(&mut self) -> Result<Vec<String>, SseError> {
+        self.decoder.finish().map(|()| Vec::new())
+    }
+
+    /// The last event id, for `Last-Event-ID` when resuming a GET stream.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.decoder.last_event_id()
+    }
+
+    /// The server's requested reconnection delay (ms), if it gave one.
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.decoder.retry_ms()
+    }
+}
+
+fn message_text(e: SseEvent) -> Option<String> {
+    (e.event == "message" && !e.data.trim().is_empty()).then_some(e.data)
+}

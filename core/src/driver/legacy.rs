@@ -1,0 +1,1 @@
+//! Placeholder while the legacy session machine lands.

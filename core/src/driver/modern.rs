@@ -1,0 +1,491 @@
+//! One request in the modern era (2026-07-28), driven through any number of
+//! `input_required` rounds to its final result. No IO: the caller sends what
+//! [`ModernCall::request`] returns and feeds back what the server sent.
+//!
+//! ```text
+//!   request() ──POST──▶ server
+//!   on_message(text) ─▶ Complete(result)          done
+//!                     ─▶ InputNeeded{...}          show elicitations; answer(key, result) each,
+//!                                                  then request() again (the replay)
+//!                     ─▶ ReadyToReplay             every input was answered by the machine
+//!                                                  (roots); request() again at once
+//!                     ─▶ RetryAfter{delay_ms}      only requestState came back: wait, request()
+//!                     ─▶ Failed(error)             show error.to_string()
+//!                     ─▶ Ignored                   a notification or a stray message
+//! ```
+//!
+//! Behaviour follows the SDK client (`mcp/client/_input_required.py`):
+//! every `InputRequiredResult` counts as one round and more than
+//! `max_rounds` (default 10) fails; a state-only result is retried after
+//! 50 ms, doubling to 250 ms, reset by any round that carries requests; a
+//! replay is the same method and params with a fresh id, `inputResponses`
+//! keyed like `inputRequests`, and `requestState` echoed byte-exact. Roots
+//! are answered from the host's configured roots; sampling is refused (the
+//! call fails, as in the SDK) unless the host declared a sampling handler.
+//! An `inputRequests` method this client does not know fails the call too.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use super::headers::{encode_header_value, param_headers};
+use super::http::{names, HttpRequest};
+use super::DriverError;
+use crate::wire::input::InputRequest;
+use crate::wire::jsonrpc::request_body;
+use crate::wire::meta::{server_info, MODERN_PROTOCOL_VERSION};
+use crate::wire::{
+    parse_message, ClientCapabilities, ElicitRequestParams, ElicitResult, Implementation, Incoming,
+    InputResponse, InputResponses, ListRootsResult, ModernResult, RequestId, RequestMeta, Root,
+};
+
+/// The SDK client's default round bound.
+pub const DEFAULT_MAX_ROUNDS: u32 = 10;
+/// First wait after a state-only result.
+pub const BACKOFF_INITIAL_MS: u64 = 50;
+/// Longest wait after consecutive state-only results.
+pub const BACKOFF_CAP_MS: u64 = 250;
+
+/// Who the client is and what it can do; the same for every call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModernConfig {
+    pub client_info: Implementation,
+    /// Declared in every request's `_meta`. Sampling requests are surfaced to
+    /// the host only when this declares `sampling`.
+    pub capabilities: ClientCapabilities,
+    /// Answer to `roots/list` (empty by default).
+    pub roots: Vec<Root>,
+    pub max_rounds: u32,
+    pub protocol_version: String,
+}
+
+impl Default for ModernConfig {
+    fn default() -> Self {
+        ModernConfig {
+            client_info: Implementation::this_client(),
+            capabilities: ClientCapabilities::for_host(false),
+            roots: Vec::new(),
+            max_rounds: DEFAULT_MAX_ROUNDS,
+            protocol_version: MODERN_PROTOCOL_VERSION.to_string(),
+        }
+    }
+}
+
+/// The request being driven.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Original {
+    /// `tools/call`. `input_schema` is the tool's schema from `tools/list`,
+    /// used for `Mcp-Param-*` headers (`None`: no such headers).
+    CallTool {
+        name: String,
+        arguments: Map<String, Value>,
+        input_schema: Option<Value>,
+    },
+    /// `prompts/get` (arguments are strings in the spec; kept as JSON).
+    GetPrompt {
+        name: String,
+        arguments: Map<String, Value>,
+    },
+    /// `resources/read`.
+    ReadResource { uri: String },
+}
+
+impl Original {
+    pub fn method(&self) -> &'static str {
+        match self {
+            Original::CallTool { .. } => "tools/call",
+            Original::GetPrompt { .. } => "prompts/get",
+            Original::ReadResource { .. } => "resources/read",
+        }
+    }
+
+    /// The value mirrored in `Mcp-Name`.
+    fn name(&self) -> &str {
+        match self {
+            Original::CallTool { name, .. } | Original::GetPrompt { name, .. } => name,
+            Original::ReadResource { uri } => uri,
+        }
+    }
+}
+
+/// An elicitation the UI must show, with the key its answer goes under.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingElicitation {
+    pub key: String,
+    pub params: ElicitRequestParams,
+}
+
+/// A sampling request for the host's handler (only when it declared one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingSampling {
+    pub key: String,
+    pub params: Value,
+}
+
+/// The final result of the call.
+#[derive(Debug, Clone)]
+pub struct Completed {
+    /// The raw `result`; parse with [`crate::wire::from_raw`] as the method's result type.
+    pub result: Box<RawValue>,
+    /// `_meta["io.modelcontextprotocol/serverInfo"]`, when the server sent it.
+    pub server_info: Option<Implementation>,
+    /// How many `input_required` rounds it took.
+    pub rounds: u32,
+}
+
+/// What the caller should do next.
+#[derive(Debug, Clone)]
+pub enum ModernStep {
+    Complete(Completed),
+    /// Show all of these together; answer each, then send [`ModernCall::request`].
+    InputNeeded {
+        elicitations: Vec<PendingElicitation>,
+        sampling: Vec<PendingSampling>,
+        /// The 1-based round this is.
+        round: u32,
+    },
+    /// Every input was answered without the user (roots): send the replay now.
+    ReadyToReplay,
+    /// Only `requestState` came back: wait this long, then send the replay.
+    RetryAfter {
+        delay_ms: u64,
+    },
+    Failed(DriverError),
+    /// Not an answer to our request (e.g. a progress or log notification).
+    Ignored,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// A request may be built.
+    Ready,
+    /// A request is in flight.
+    Sent,
+    /// Waiting for the user's / host's answers.
+    Answering,
+    Done,
+}
+
+/// The state machine for one call.
+#[derive(Debug, Clone)]
+pub struct ModernCall {
+    config: ModernConfig,
+    original: Original,
+    next_id: i64,
+    in_flight: Option<RequestId>,
+    phase: Phase,
+    rounds: u32,
+    backoff_ms: u64,
+    /// Keys still waiting for an answer, in the server's order.
+    waiting: Vec<String>,
+    /// Keys that are elicitations (so an answer to a sampling key as elicitation is refused).
+    elicitation_keys: Vec<String>,
+    responses: InputResponses,
+    request_state: Option<Box<RawValue>>,
+}
+
+#[derive(Serialize)]
+struct Params<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arguments: Option<&'a Map<String, Value>>,
+    #[serde(rename = "inputResponses", skip_serializing_if = "Option::is_none")]
+    input_responses: Option<&'a InputResponses>,
+    #[serde(rename = "requestState", skip_serializing_if = "Option::is_none")]
+    request_state: Option<&'a RawValue>,
+    #[serde(rename = "_meta")]
+    meta: RequestMeta,
+}
+
+impl ModernCall {
+    /// A call whose JSON-RPC ids start at `first_id` (one per round).
+    pub fn new(config: ModernConfig, original: Original, first_id: i64) -> Self {
+        ModernCall {
+            config,
+            original,
+            next_id: first_id,
+            in_flight: None,
+            phase: Phase::Ready,
+            rounds: 0,
+            backoff_ms: BACKOFF_INITIAL_MS,
+            waiting: Vec::new(),
+            elicitation_keys: Vec::new(),
+            responses: InputResponses::new(),
+            request_state: None,
+        }
+    }
+
+    /// The next id this call will use (so a caller sharing an id space can continue after it).
+    pub fn next_id(&self) -> i64 {
+        self.next_id
+    }
+
+    /// Rounds of `input_required` seen so far.
+    pub fn rounds(&self) -> u32 {
+        self.rounds
+    }
+
+    /// Keys still waiting for an answer.
+    pub fn waiting_for(&self) -> &[String] {
+        &self.waiting
+    }
+
+    /// The id of the request in flight, if any.
+    pub fn in_flight(&self) -> Option<&RequestId> {
+        self.in_flight.as_ref()
+    }
+
+    /// Builds the request for this round: the original the first time, the
+    /// replay after that. Also to be called to *resend* the same round after
+    /// a network failure (the answers given so far are kept).
+    pub fn request(&mut self) -> Result<HttpRequest, DriverError> {
+        match self.phase {
+            Phase::Done => return Err(DriverError::Usage("the call is already finished".into())),
+            Phase::Answering if !self.waiting.is_empty() => {
+                return Err(DriverError::Usage(format!(
+                    "still waiting for answers to: {}",
+                    self.waiting.join(", ")
+                )))
+            }
+            _ => {}
+        }
+        let id = RequestId::Number(self.next_id);
+        self.next_id = self.next_id.saturating_add(1);
+        let (name, uri, arguments) = match &self.original {
+            Original::CallTool {
+                name, arguments, ..
+            }
+            | Original::GetPrompt { name, arguments } => {
+                (Some(name.as_str()), None, Some(arguments))
+            }
+            Original::ReadResource { uri } => (None, Some(uri.as_str()), None),
+        };
+        let params = Params {
+            name,
+            uri,
+            arguments,
+            input_responses: (!self.responses.is_empty()).then_some(&self.responses),
+            request_state: self.request_state.as_deref(),
+            meta: RequestMeta {
+                protocol_version: self.config.protocol_version.clone(),
+                client_info: self.config.client_info.clone(),
+                client_capabilities: self.config.capabilities.clone(),
+            },
+        };
+        let method = self.original.method();
+        let body = request_body(&id, method, Some(&params))?;
+        let mut req = HttpRequest::post(body)
+            .with(
+                names::PROTOCOL_VERSION,
+                self.config.protocol_version.clone(),
+            )
+            .with(names::METHOD, method)
+            .with(names::NAME, encode_header_value(self.original.name()));
+        if let Original::CallTool {
+            arguments,
+            input_schema: Some(schema),
+            ..
+        } = &self.original
+        {
+            for (n, v) in param_headers(schema, arguments) {
+                req = req.with(&n, v);
+            }
+        }
+        self.in_flight = Some(id);
+        self.phase = Phase::Sent;
+        Ok(req)
+    }
+
+    /// Feeds one JSON-RPC message text from the response (a JSON body, or one SSE event).
+    pub fn on_message(&mut self, text: &str) -> ModernStep {
+        let message = match parse_message(text) {
+            Ok(m) => m,
+            Err(e) => return self.fail(e.into()),
+        };
+        match message {
+            Incoming::Response { id, result } if self.is_ours(Some(&id)) => self.on_result(result),
+            Incoming::Error { id, error } if self.is_ours(id.as_ref()) => {
+                self.fail(DriverError::from_rpc(error))
+            }
+            // Notifications (progress, logging), stray responses, and server
+            // requests (the modern era has no back-channel for them) are not ours.
+            _ => ModernStep::Ignored,
+        }
+    }
+
+    /// A non-2xx HTTP answer. A JSON-RPC error in the body is preferred to
+    /// the status (the SDK sends -32020/-32021/-32022 with HTTP 400).
+    pub fn on_http_failure(
+        &mut self,
+        status: u16,
+        content_type: Option<&str>,
+        body: &[u8],
+    ) -> ModernStep {
+        if let Ok(texts) = super::http::messages_from_body(content_type, body) {
+            for text in texts {
+                if let Ok(Incoming::Error { error, .. }) = parse_message(&text) {
+                    return self.fail(DriverError::from_rpc(error));
+                }
+            }
+        }
+        let excerpt: String = String::from_utf8_lossy(body).chars().take(300).collect();
+        self.fail(DriverError::Http {
+            status,
+            body: excerpt,
+        })
+    }
+
+    /// The response body ended. If it carried no answer, the call failed;
+    /// the caller may still [`request`](Self::request) again to resend.
+    pub fn on_body_end(&mut self) -> Option<ModernStep> {
+        (self.phase == Phase::Sent).then(|| {
+            self.phase = Phase::Ready;
+            ModernStep::Failed(DriverError::NoResponse)
+        })
+    }
+
+    /// The network failed before an answer: the round may be resent as is.
+    pub fn on_network_failure(&mut self) {
+        if self.phase == Phase::Sent {
+            self.phase = Phase::Ready;
+            self.in_flight = None;
+        }
+    }
+
+    /// Records the user's answer to the elicitation under `key`. Returns
+    /// `true` once every input of the round is answered (send the replay).
+    pub fn answer(&mut self, key: &str, result: ElicitResult) -> Result<bool, DriverError> {
+        if !self.elicitation_keys.iter().any(|k| k == key) {
+            return Err(DriverError::Usage(format!(
+                "no elicitation is waiting under {key:?}"
+            )));
+        }
+        self.record(key, InputResponse::Elicit(result))
+    }
+
+    /// Records the host's sampling answer (a `CreateMessageResult`) under `key`.
+    pub fn answer_sampling(&mut self, key: &str, result: Value) -> Result<bool, DriverError> {
+        if self.elicitation_keys.iter().any(|k| k == key) {
+            return Err(DriverError::Usage(format!(
+                "{key:?} is an elicitation, not sampling"
+            )));
+        }
+        self.record(key, InputResponse::Sampling(result))
+    }
+
+    fn record(&mut self, key: &str, response: InputResponse) -> Result<bool, DriverError> {
+        if self.phase != Phase::Answering {
+            return Err(DriverError::Usage("no input is being asked for".into()));
+        }
+        let Some(pos) = self.waiting.iter().position(|k| k == key) else {
+            return Err(DriverError::Usage(format!(
+                "{key:?} is not waiting for an answer"
+            )));
+        };
+        self.waiting.remove(pos);
+        self.responses.insert(key.to_string(), response);
+        Ok(self.waiting.is_empty())
+    }
+
+    fn is_ours(&self, id: Option<&RequestId>) -> bool {
+        self.phase == Phase::Sent
+            && match id {
+                Some(id) => self.in_flight.as_ref() == Some(id),
+                // An error whose id the server could not read answers the one request we sent.
+                None => true,
+            }
+    }
+
+    fn fail(&mut self, e: DriverError) -> ModernStep {
+        self.phase = Phase::Done;
+        self.in_flight = None;
+        ModernStep::Failed(e)
+    }
+
+    fn on_result(&mut self, raw: Box<RawValue>) -> ModernStep {
+        self.in_flight = None;
+        let result = match ModernResult::classify(raw) {
+            Ok(r) => r,
+            Err(e) => return self.fail(e.into()),
+        };
+        let ir = match result {
+            ModernResult::Complete(result) => {
+                self.phase = Phase::Done;
+                let info = crate::wire::from_raw::<MetaOnly>(&result, "result")
+                    .ok()
+                    .and_then(|m| server_info(m.meta.as_ref()));
+                return ModernStep::Complete(Completed {
+                    result,
+                    server_info: info,
+                    rounds: self.rounds,
+                });
+            }
+            ModernResult::InputRequired(ir) => ir,
+        };
+        self.rounds = self.rounds.saturating_add(1);
+        if self.rounds > self.config.max_rounds {
+            return self.fail(DriverError::RoundsExceeded {
+                max_rounds: self.config.max_rounds,
+            });
+        }
+        self.request_state = ir.request_state;
+        self.responses = InputResponses::new();
+        self.waiting.clear();
+        self.elicitation_keys.clear();
+        let requests = ir.input_requests.unwrap_or_default();
+        if requests.is_empty() {
+            let delay_ms = self.backoff_ms;
+            self.backoff_ms = (self.backoff_ms.saturating_mul(2)).min(BACKOFF_CAP_MS);
+            self.phase = Phase::Ready;
+            return ModernStep::RetryAfter { delay_ms };
+        }
+        self.backoff_ms = BACKOFF_INITIAL_MS;
+        let sampling_allowed = self.config.capabilities.sampling.is_some();
+        let mut elicitations = Vec::new();
+        let mut sampling = Vec::new();
+        for (key, request) in requests {
+            match request {
+                InputRequest::Elicit(params) => {
+                    self.waiting.push(key.clone());
+                    self.elicitation_keys.push(key.clone());
+                    elicitations.push(PendingElicitation { key, params });
+                }
+                InputRequest::Roots(_) => {
+                    let roots = ListRootsResult {
+                        roots: self.config.roots.clone(),
+                    };
+                    self.responses.insert(key, InputResponse::Roots(roots));
+                }
+                InputRequest::Sampling(params) if sampling_allowed => {
+                    self.waiting.push(key.clone());
+                    sampling.push(PendingSampling { key, params });
+                }
+                InputRequest::Sampling(_) => {
+                    return self.fail(DriverError::SamplingRefused { key })
+                }
+                InputRequest::Unknown { method, .. } => {
+                    return self.fail(DriverError::UnsupportedInput { key, method })
+                }
+            }
+        }
+        if self.waiting.is_empty() {
+            self.phase = Phase::Ready;
+            return ModernStep::ReadyToReplay;
+        }
+        self.phase = Phase::Answering;
+        ModernStep::InputNeeded {
+            elicitations,
+            sampling,
+            round: self.rounds,
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct MetaOnly {
+    #[serde(rename = "_meta")]
+    meta: Option<Map<String, Value>>,
+}

@@ -1,0 +1,390 @@
+//! The modern driver: request shape, rounds, replay, back-off, refusals, bounds.
+
+use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep, Original};
+use mcp_elicit::driver::DriverError;
+use mcp_elicit::wire::{CallToolResult, ElicitRequestParams, ElicitResult, Root};
+use serde_json::{json, Map, Value};
+
+fn delete_folder() -> ModernCall {
+    let mut args = Map::new();
+    args.insert("path".into(), json!("/tmp/project"));
+    ModernCall::new(
+        ModernConfig::default(),
+        Original::CallTool {
+            name: "delete_folder".into(),
+            arguments: args,
+            input_schema: None,
+        },
+        1,
+    )
+}
+
+fn body(req: &mcp_elicit::driver::HttpRequest) -> Value {
+    serde_json::from_str(req.body.as_deref().unwrap()).unwrap()
+}
+
+const STATE: &str = r#""v1.6yL4OumySvt28c9_Hu5t\/FvpOuR3EY3gxuZCUD==""#;
+
+fn input_required(id: i64, requests: &str, state: Option<&str>) -> String {
+    let state = state
+        .map(|s| format!(r#","requestState":{s}"#))
+        .unwrap_or_default();
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"result":{{"inputRequests":{requests}{state},"resultType":"input_required","_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"Seeds","version":""}}}}}}}}"#
+    )
+}
+
+const CONFIRM: &str = r#"{"__main__:confirm_delete":{"method":"elicitation/create","params":{"message":"/tmp/project has 2 file(s). Delete anyway?","mode":"form","requestedSchema":{"properties":{"ok":{"title":"Ok","type":"boolean"}},"required":["ok"],"type":"object"}}}}"#;
+
+#[test]
+fn first_request_carries_envelope_and_headers() {
+    let mut call = delete_folder();
+    let req = call.request().unwrap();
+    assert_eq!(req.header("mcp-protocol-version"), Some("2026-07-28"));
+    assert_eq!(req.header("mcp-method"), Some("tools/call"));
+    assert_eq!(req.header("mcp-name"), Some("delete_folder"));
+    assert_eq!(
+        req.header("accept"),
+        Some("application/json, text/event-stream")
+    );
+    let b = body(&req);
+    assert_eq!(b["id"], 1);
+    assert_eq!(b["method"], "tools/call");
+    assert_eq!(b["params"]["arguments"]["path"], "/tmp/project");
+    let meta = &b["params"]["_meta"];
+    assert_eq!(
+        meta["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert_eq!(
+        meta["io.modelcontextprotocol/clientCapabilities"],
+        json!({"elicitation":{"form":{},"url":{}},"roots":{}})
+    );
+    assert_eq!(
+        meta["io.modelcontextprotocol/clientInfo"]["name"],
+        "mcp-elicit"
+    );
+    assert!(b["params"].get("requestState").is_none());
+    assert!(b["params"].get("inputResponses").is_none());
+}
+
+#[test]
+fn elicitation_round_then_replay_with_state_byte_exact() {
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let step = call.on_message(&input_required(1, CONFIRM, Some(STATE)));
+    let ModernStep::InputNeeded {
+        elicitations,
+        sampling,
+        round,
+    } = step
+    else {
+        panic!("{step:?}")
+    };
+    assert_eq!(round, 1);
+    assert!(sampling.is_empty());
+    assert_eq!(elicitations.len(), 1);
+    assert_eq!(elicitations[0].key, "__main__:confirm_delete");
+    assert!(matches!(
+        elicitations[0].params,
+        ElicitRequestParams::Form(_)
+    ));
+    // Not all answered yet: no replay.
+    assert!(call.request().is_err());
+    let mut content = Map::new();
+    content.insert("ok".into(), json!(true));
+    assert!(call
+        .answer(
+            "__main__:confirm_delete",
+            ElicitResult::accept(Some(content))
+        )
+        .unwrap());
+    let replay = call.request().unwrap();
+    let text = replay.body.clone().unwrap();
+    assert!(
+        text.contains(&format!(r#""requestState":{STATE}"#)),
+        "{text}"
+    );
+    let b = body(&replay);
+    assert_eq!(b["id"], 2);
+    assert_eq!(b["params"]["name"], "delete_folder");
+    assert_eq!(b["params"]["arguments"]["path"], "/tmp/project");
+    assert_eq!(
+        b["params"]["inputResponses"],
+        json!({"__main__:confirm_delete":{"action":"accept","content":{"ok":true}}})
+    );
+    let done = call.on_message(r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":"deleted /tmp/project","type":"text"}],"isError":false,"resultType":"complete","structuredContent":{"result":"deleted /tmp/project"},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"Seeds","version":""}}}}"#);
+    let ModernStep::Complete(c) = done else {
+        panic!("{done:?}")
+    };
+    assert_eq!(c.rounds, 1);
+    assert_eq!(c.server_info.unwrap().name, "Seeds");
+    let r: CallToolResult = mcp_elicit::wire::from_raw(&c.result, "result").unwrap();
+    assert_eq!(r.content[0].text(), Some("deleted /tmp/project"));
+}
+
+#[test]
+fn several_requests_roots_answered_and_all_keys_replayed() {
+    let config = ModernConfig {
+        roots: vec![Root {
+            uri: "file:///work".into(),
+            name: Some("work".into()),
+        }],
+        ..Default::default()
+    };
+    let mut call = ModernCall::new(
+        config,
+        Original::ReadResource {
+            uri: "res://x".into(),
+        },
+        10,
+    );
+    let req = call.request().unwrap();
+    assert_eq!(req.header("mcp-name"), Some("res://x"));
+    assert_eq!(body(&req)["params"]["uri"], "res://x");
+    let requests = r#"{"a":{"method":"elicitation/create","params":{"message":"A","requestedSchema":{"type":"object","properties":{}}}},"r":{"method":"roots/list"},"b":{"method":"elicitation/create","params":{"mode":"url","message":"B","url":"https://x.example/","elicitationId":"e"}}}"#;
+    let ModernStep::InputNeeded { elicitations, .. } =
+        call.on_message(&input_required(10, requests, None))
+    else {
+        panic!()
+    };
+    let keys: Vec<&str> = elicitations.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys, ["a", "b"]);
+    assert!(!call.answer("b", ElicitResult::accept(None)).unwrap());
+    assert!(call.answer("zzz", ElicitResult::cancel()).is_err());
+    assert!(call.answer("a", ElicitResult::decline()).unwrap());
+    let b = body(&call.request().unwrap());
+    assert_eq!(
+        b["params"]["inputResponses"],
+        json!({"r":{"roots":[{"uri":"file:///work","name":"work"}]},"b":{"action":"accept"},"a":{"action":"decline"}})
+    );
+}
+
+#[test]
+fn roots_only_round_is_ready_to_replay_with_empty_roots() {
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let step = call.on_message(&input_required(
+        1,
+        r#"{"r":{"method":"roots/list"}}"#,
+        Some(STATE),
+    ));
+    assert!(matches!(step, ModernStep::ReadyToReplay), "{step:?}");
+    let b = body(&call.request().unwrap());
+    assert_eq!(b["params"]["inputResponses"], json!({"r":{"roots":[]}}));
+}
+
+#[test]
+fn state_only_results_back_off_50_doubling_to_250_and_reset() {
+    let mut call = delete_folder();
+    let mut delays = Vec::new();
+    for id in 1..=5 {
+        call.request().unwrap();
+        let msg = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"requestState":"s{id}","resultType":"input_required"}}}}"#
+        );
+        match call.on_message(&msg) {
+            ModernStep::RetryAfter { delay_ms } => delays.push(delay_ms),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(delays, [50, 100, 200, 250, 250]);
+    let retry = body(&call.request().unwrap());
+    assert_eq!(retry["params"]["requestState"], "s5");
+    assert!(retry["params"].get("inputResponses").is_none());
+    // A round with requests resets the back-off.
+    assert!(matches!(
+        call.on_message(&input_required(6, r#"{"r":{"method":"roots/list"}}"#, None)),
+        ModernStep::ReadyToReplay
+    ));
+    call.request().unwrap();
+    let msg =
+        r#"{"jsonrpc":"2.0","id":7,"result":{"requestState":"s","resultType":"input_required"}}"#;
+    assert!(matches!(
+        call.on_message(msg),
+        ModernStep::RetryAfter { delay_ms: 50 }
+    ));
+}
+
+#[test]
+fn the_round_bound_stops_an_endless_server() {
+    let config = ModernConfig {
+        max_rounds: 3,
+        ..Default::default()
+    };
+    let mut call = ModernCall::new(
+        config,
+        Original::GetPrompt {
+            name: "p".into(),
+            arguments: Map::new(),
+        },
+        1,
+    );
+    let mut last = None;
+    for id in 1..=4 {
+        call.request().unwrap();
+        let step = call.on_message(&input_required(
+            id,
+            r#"{"r":{"method":"roots/list"}}"#,
+            Some(STATE),
+        ));
+        last = Some(step);
+        if id < 4 {
+            assert!(matches!(last, Some(ModernStep::ReadyToReplay)));
+        }
+    }
+    let Some(ModernStep::Failed(e)) = last else {
+        panic!("{last:?}")
+    };
+    assert_eq!(e, DriverError::RoundsExceeded { max_rounds: 3 });
+    assert!(e.to_string().contains("after 3 rounds"));
+    assert!(call.request().is_err());
+}
+
+#[test]
+fn sampling_is_refused_without_a_handler_and_surfaced_with_one() {
+    let sampling =
+        r#"{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}}"#;
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let ModernStep::Failed(e) = call.on_message(&input_required(1, sampling, None)) else {
+        panic!()
+    };
+    assert!(matches!(e, DriverError::SamplingRefused { .. }));
+    assert!(e.to_string().contains("sampling"));
+
+    let config = ModernConfig {
+        capabilities: mcp_elicit::wire::ClientCapabilities::for_host(true),
+        ..Default::default()
+    };
+    let mut call = ModernCall::new(config, Original::ReadResource { uri: "u".into() }, 1);
+    call.request().unwrap();
+    let ModernStep::InputNeeded { sampling: s, .. } =
+        call.on_message(&input_required(1, sampling, None))
+    else {
+        panic!()
+    };
+    assert_eq!(s[0].key, "s");
+    assert!(call.answer("s", ElicitResult::cancel()).is_err());
+    assert!(call
+        .answer_sampling(
+            "s",
+            json!({"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"})
+        )
+        .unwrap());
+    let b = body(&call.request().unwrap());
+    assert_eq!(b["params"]["inputResponses"]["s"]["model"], "m");
+}
+
+#[test]
+fn unknown_input_method_fails_in_words() {
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let ModernStep::Failed(e) =
+        call.on_message(&input_required(1, r#"{"k":{"method":"tasks/get"}}"#, None))
+    else {
+        panic!()
+    };
+    assert!(e.to_string().contains("tasks/get"));
+}
+
+#[test]
+fn errors_map_to_their_meaning() {
+    let cases = [
+        (
+            r#"{"code":-32021,"message":"needs roots","data":{"requiredCapabilities":{"roots":{}}}}"#,
+            "capability",
+        ),
+        (
+            r#"{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"x"}}"#,
+            "supports: 2026-07-28",
+        ),
+        (
+            r#"{"code":-32020,"message":"mcp-method header does not match"}"#,
+            "headers",
+        ),
+        (
+            r#"{"code":-32600,"message":"Cannot send 'elicitation/create'"}"#,
+            "Cannot send",
+        ),
+    ];
+    for (err, needle) in cases {
+        let mut call = delete_folder();
+        call.request().unwrap();
+        let step = call.on_http_failure(
+            400,
+            Some("application/json"),
+            format!(r#"{{"jsonrpc":"2.0","id":1,"error":{err}}}"#).as_bytes(),
+        );
+        let ModernStep::Failed(e) = step else {
+            panic!()
+        };
+        assert!(e.to_string().contains(needle), "{e}");
+    }
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let ModernStep::Failed(e) =
+        call.on_http_failure(502, Some("text/html"), b"<h1>Bad gateway</h1>")
+    else {
+        panic!()
+    };
+    assert!(matches!(e, DriverError::Http { status: 502, .. }));
+}
+
+#[test]
+fn notifications_and_other_ids_are_ignored_and_a_silent_body_fails() {
+    let mut call = delete_folder();
+    call.request().unwrap();
+    assert!(matches!(
+        call.on_message(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#),
+        ModernStep::Ignored
+    ));
+    assert!(matches!(
+        call.on_message(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#),
+        ModernStep::Ignored
+    ));
+    assert!(matches!(
+        call.on_body_end(),
+        Some(ModernStep::Failed(DriverError::NoResponse))
+    ));
+    // The round can be sent again after that.
+    let again = body(&call.request().unwrap());
+    assert_eq!(again["id"], 2);
+}
+
+#[test]
+fn resend_after_network_failure_keeps_answers() {
+    let mut call = delete_folder();
+    call.request().unwrap();
+    call.on_message(&input_required(1, CONFIRM, Some(STATE)));
+    call.answer("__main__:confirm_delete", ElicitResult::decline())
+        .unwrap();
+    let first = body(&call.request().unwrap());
+    call.on_network_failure();
+    let second = body(&call.request().unwrap());
+    assert_eq!(first["params"], second["params"]);
+    assert_ne!(first["id"], second["id"]);
+}
+
+#[test]
+fn x_mcp_header_arguments_are_mirrored() {
+    let schema = json!({"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"N"},"note":{"type":"string"}}});
+    let mut args = Map::new();
+    args.insert("region".into(), json!("eu-west \u{e9}"));
+    args.insert("n".into(), json!(3));
+    let mut call = ModernCall::new(
+        ModernConfig::default(),
+        Original::CallTool {
+            name: "book_in_region".into(),
+            arguments: args,
+            input_schema: Some(schema),
+        },
+        1,
+    );
+    let req = call.request().unwrap();
+    assert_eq!(
+        req.header("Mcp-Param-Region"),
+        Some("=?base64?ZXUtd2VzdCDDqQ==?=")
+    );
+    assert_eq!(req.header("Mcp-Param-N"), Some("3"));
+}
