@@ -1,0 +1,264 @@
+//! The legacy session machine over protocol.md's exchanges: handshake,
+//! session headers, routing, answers, -32042, expiry, close.
+
+use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession, SessionState};
+use mcp_elicit::driver::{DriverError, HttpMethod};
+use mcp_elicit::wire::{ElicitRequestParams, ElicitResult, RequestId};
+use serde_json::{json, Map, Value};
+
+const INIT_RESULT: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"capabilities":{"prompts":{"listChanged":false},"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"protocolVersion":"2025-11-25","serverInfo":{"name":"Seeds","version":""}}}"#;
+
+fn body(req: &mcp_elicit::driver::HttpRequest) -> Value {
+    serde_json::from_str(req.body.as_deref().unwrap()).unwrap()
+}
+
+fn ready_session() -> LegacySession {
+    let mut s = LegacySession::new(LegacyConfig::default());
+    s.initialize_request().unwrap();
+    assert!(s
+        .on_http_status(Some(&RequestId::Number(0)), 200, Some("2371abc"))
+        .is_none());
+    let LegacyEvent::Initialized { .. } = s.on_message(INIT_RESULT) else {
+        panic!()
+    };
+    s
+}
+
+#[test]
+fn handshake_declares_elicitation_and_then_sends_session_headers() {
+    let mut s = LegacySession::new(LegacyConfig::default());
+    let init = s.initialize_request().unwrap();
+    assert_eq!(init.header("mcp-session-id"), None);
+    let b = body(&init);
+    assert_eq!(b["id"], 0);
+    assert_eq!(b["method"], "initialize");
+    assert_eq!(b["params"]["protocolVersion"], "2025-11-25");
+    assert_eq!(
+        b["params"]["capabilities"]["elicitation"],
+        json!({"form":{},"url":{}})
+    );
+    assert_eq!(b["params"]["clientInfo"]["name"], "mcp-elicit");
+    assert_eq!(s.state(), SessionState::Initializing);
+    assert!(s.request("tools/list", None).is_err());
+
+    s.on_http_status(Some(&RequestId::Number(0)), 200, Some("2371abc"));
+    let LegacyEvent::Initialized {
+        result,
+        notification,
+    } = s.on_message(INIT_RESULT)
+    else {
+        panic!()
+    };
+    assert_eq!(result.server_info.name, "Seeds");
+    assert_eq!(
+        body(&notification),
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"})
+    );
+    assert_eq!(notification.header("Mcp-Session-Id"), Some("2371abc"));
+    assert_eq!(
+        notification.header("MCP-Protocol-Version"),
+        Some("2025-11-25")
+    );
+    assert_eq!(s.state(), SessionState::Ready);
+
+    let (id, req) = s.request("tools/list", None).unwrap();
+    assert_eq!(id, RequestId::Number(1));
+    assert_eq!(req.header("mcp-session-id"), Some("2371abc"));
+    assert_eq!(req.header("mcp-protocol-version"), Some("2025-11-25"));
+}
+
+#[test]
+fn book_table_flow_routes_the_server_request_then_our_result() {
+    let mut s = ready_session();
+    let args = json!({"name":"book_table","arguments":{"date":"2025-12-25","party_size":2}});
+    let (id, _) = s.request("tools/call", Some(&args)).unwrap();
+    assert_eq!(id, RequestId::Number(1));
+    // The server's own id space: id 1 here too, but it is a request, not our answer.
+    let ev = s.on_message(r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"form","message":"No tables for 2 on 2025-12-25. Would you like to try another date?","requestedSchema":{"properties":{"accept_alternative":{"description":"Try another date?","title":"Accept Alternative","type":"boolean"},"date":{"default":"2025-12-26","description":"Alternative date (YYYY-MM-DD)","title":"Date","type":"string"}},"required":["accept_alternative"],"title":"AlternativeDate","type":"object"}}}"#);
+    let LegacyEvent::Elicit { id: eid, params } = ev else {
+        panic!("{ev:?}")
+    };
+    assert!(matches!(params, ElicitRequestParams::Form(_)));
+    let mut content = Map::new();
+    content.insert("accept_alternative".into(), json!(true));
+    content.insert("date".into(), json!("2025-12-27"));
+    let answer = s
+        .answer_elicitation(&eid, &ElicitResult::accept(Some(content)))
+        .unwrap();
+    assert_eq!(
+        answer.body.as_deref(),
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"accept_alternative":true,"date":"2025-12-27"}}}"#
+        )
+    );
+    assert_eq!(answer.header("mcp-session-id"), Some("2371abc"));
+    let ev = s.on_message(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"Booked a table for 2 on 2025-12-27.","type":"text"}],"isError":false}}"#);
+    let LegacyEvent::Response { id, method, result } = ev else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(id, RequestId::Number(1));
+    assert_eq!(method, "tools/call");
+    assert!(result.get().contains("Booked a table for 2 on 2025-12-27."));
+    // A second copy of the same answer is not ours any more.
+    assert!(matches!(
+        s.on_message(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+        LegacyEvent::Ignored
+    ));
+}
+
+#[test]
+fn url_mode_and_completion_on_the_get_stream() {
+    let mut s = ready_session();
+    let get = s.get_stream_request(None).unwrap();
+    assert_eq!(get.method, HttpMethod::Get);
+    assert_eq!(get.header("accept"), Some("text/event-stream"));
+    assert_eq!(get.header("mcp-session-id"), Some("2371abc"));
+    let ev = s.on_message(r#"{"jsonrpc":"2.0","id":2,"method":"elicitation/create","params":{"mode":"url","message":"A 20 EUR deposit confirms your booking.","url":"https://pay.example.com/deposit/b1","elicitationId":"deposit-b1"}}"#);
+    let LegacyEvent::Elicit {
+        id,
+        params: ElicitRequestParams::Url(u),
+    } = ev
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(u.elicitation_id, "deposit-b1");
+    let answer = s
+        .answer_elicitation(&id, &ElicitResult::accept(None))
+        .unwrap();
+    assert_eq!(
+        answer.body.as_deref(),
+        Some(r#"{"jsonrpc":"2.0","id":2,"result":{"action":"accept"}}"#)
+    );
+    let ev = s.on_message(r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"deposit-b1"}}"#);
+    let LegacyEvent::ElicitationComplete { elicitation_id } = ev else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(elicitation_id, "deposit-b1");
+    assert!(matches!(s.on_message(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#), LegacyEvent::Ignored));
+}
+
+#[test]
+fn ping_roots_and_unknown_requests_are_answered_automatically() {
+    let mut s = ready_session();
+    let LegacyEvent::Reply { request, note } =
+        s.on_message(r#"{"jsonrpc":"2.0","id":"p1","method":"ping"}"#)
+    else {
+        panic!()
+    };
+    assert_eq!(
+        request.body.as_deref(),
+        Some(r#"{"jsonrpc":"2.0","id":"p1","result":{}}"#)
+    );
+    assert!(note.is_none());
+    let LegacyEvent::Reply { request, .. } =
+        s.on_message(r#"{"jsonrpc":"2.0","id":5,"method":"roots/list"}"#)
+    else {
+        panic!()
+    };
+    assert_eq!(
+        request.body.as_deref(),
+        Some(r#"{"jsonrpc":"2.0","id":5,"result":{"roots":[]}}"#)
+    );
+    let LegacyEvent::Reply { request, note } =
+        s.on_message(r#"{"jsonrpc":"2.0","id":6,"method":"sampling/createMessage","params":{}}"#)
+    else {
+        panic!()
+    };
+    assert_eq!(body(&request)["error"]["code"], -32601);
+    assert!(note.unwrap().contains("sampling/createMessage"));
+    let LegacyEvent::Reply { request, .. } = s.on_message(
+        r#"{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"mode":"url"}}"#,
+    ) else {
+        panic!()
+    };
+    assert_eq!(body(&request)["error"]["code"], -32602);
+}
+
+#[test]
+fn url_elicitation_required_error_is_surfaced_with_its_elicitations() {
+    let mut s = ready_session();
+    let (id, _) = s
+        .request(
+            "tools/call",
+            Some(&json!({"name":"open_vault","arguments":{"vault":"v"}})),
+        )
+        .unwrap();
+    let msg = format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32042,"message":"This request requires more information.","data":{{"elicitations":[{{"mode":"url","message":"Unlock","url":"https://vault.example/v","elicitationId":"vault-v"}}]}}}}}}"#
+    );
+    let LegacyEvent::Failed { id: fid, error } = s.on_message(&msg) else {
+        panic!()
+    };
+    assert_eq!(fid, Some(id));
+    let DriverError::UrlElicitationRequired { elicitations, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(elicitations[0].elicitation_id, "vault-v");
+    assert!(error.to_string().contains("1 web page(s)"));
+}
+
+#[test]
+fn a_404_with_a_session_expires_it_and_reinitialising_starts_fresh() {
+    let mut s = ready_session();
+    let (id, _) = s.request("tools/list", None).unwrap();
+    let ev = s.on_http_failure(Some(&id), 404, Some("application/json"), br#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Session not found"}}"#);
+    assert!(matches!(ev, Some(LegacyEvent::SessionExpired)), "{ev:?}");
+    assert_eq!(s.state(), SessionState::New);
+    assert_eq!(s.session_id(), None);
+    assert!(DriverError::SessionExpired
+        .to_string()
+        .contains("no longer knows this session"));
+    let init = s.initialize_request().unwrap();
+    assert_eq!(init.header("mcp-session-id"), None);
+    assert_eq!(body(&init)["method"], "initialize");
+}
+
+#[test]
+fn other_http_failures_fail_the_request() {
+    let mut s = ready_session();
+    let (id, _) = s.request("tools/list", None).unwrap();
+    let ev = s.on_http_failure(
+        Some(&id),
+        400,
+        Some("application/json"),
+        br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad params"}}"#,
+    );
+    let Some(LegacyEvent::Failed { error, .. }) = ev else {
+        panic!()
+    };
+    assert!(error.to_string().contains("bad params"));
+    let (id, _) = s.request("tools/list", None).unwrap();
+    let Some(LegacyEvent::Failed { error, .. }) = s.on_http_status(Some(&id), 500, None) else {
+        panic!()
+    };
+    assert_eq!(
+        error,
+        DriverError::Http {
+            status: 500,
+            body: String::new()
+        }
+    );
+}
+
+#[test]
+fn an_unspeakable_version_fails_the_handshake() {
+    let mut s = LegacySession::new(LegacyConfig::default());
+    s.initialize_request().unwrap();
+    let ev = s.on_message(&INIT_RESULT.replace("2025-11-25", "2099-01-01"));
+    let LegacyEvent::Failed { error, .. } = ev else {
+        panic!()
+    };
+    assert!(error.to_string().contains("2099-01-01"));
+    assert_eq!(s.state(), SessionState::New);
+}
+
+#[test]
+fn close_sends_delete_with_the_session() {
+    let mut s = ready_session();
+    let del = s.close_request().unwrap();
+    assert_eq!(del.method, HttpMethod::Delete);
+    assert_eq!(del.header("mcp-session-id"), Some("2371abc"));
+    assert_eq!(s.state(), SessionState::Closed);
+    assert!(s.request("tools/list", None).is_err());
+    assert!(s.close_request().is_none());
+}
