@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -23,25 +22,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from harness import REPO, WWW, DemoServer, StaticServer
+from harness import CHROMEDRIVER, CHROMIUM, REPO, WWW, DemoServer, StaticServer, chrome_options
 
-# Selenium Manager must never try to fetch a browser or driver (this machine is offline).
-os.environ.setdefault("SE_OFFLINE", "true")
-os.environ.setdefault("SE_AVOID_STATS", "true")
-
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-CHROMEDRIVER = Path(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--window-size=1280,1024",
-]
 ARTIFACTS = REPO / "artifacts"
 
 
@@ -111,17 +93,8 @@ def app_url(www: StaticServer) -> Callable[..., str]:
     return make
 
 
-def _chrome_options(profile: str) -> Any:
-    from selenium.webdriver.chrome.options import Options
-
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    # Console messages are readable through driver.get_log("browser") for diagnostics.
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return options
+# Kept for scripts that imported the private name (tests/bench/browser_bench.py).
+_chrome_options = chrome_options
 
 
 @pytest.fixture
@@ -135,7 +108,7 @@ def driver(artifacts: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
             pytest.fail(f"{path} is missing: run scripts/setup (installs Debian chromium and chromium-driver)")
     profile = tempfile.mkdtemp(prefix="mcp-elicit-chromium-")
     service = Service(executable_path=str(CHROMEDRIVER))
-    browser = webdriver.Chrome(service=service, options=_chrome_options(profile))
+    browser = webdriver.Chrome(service=service, options=chrome_options(profile))
     try:
         yield browser
     finally:

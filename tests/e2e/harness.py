@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import secrets
 import signal
 import socket
@@ -30,6 +31,25 @@ WWW = REPO / "www"
 
 sys.path.insert(0, str(SERVERS))
 from static_server import make_server  # noqa: E402 - needs the path above
+
+# Selenium Manager must never try to fetch a browser or driver (this machine is offline).
+os.environ.setdefault("SE_OFFLINE", "true")
+os.environ.setdefault("SE_AVOID_STATS", "true")
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+# As root, Chromium needs --no-sandbox; the network flags keep it from calling out
+# (this machine has no network, and those attempts are slow and noisy).
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--window-size=1280,1024",
+]
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
@@ -365,6 +385,20 @@ class LegacySession:
 def tool_text(result: dict[str, Any]) -> str:
     """The concatenated text content of a CallToolResult."""
     return "".join(c.get("text", "") for c in result.get("content", []) if c.get("type") == "text")
+
+
+def chrome_options(profile: str) -> Any:
+    """Selenium options for headless Debian Chromium with its own profile directory `profile`."""
+    from selenium.webdriver.chrome.options import Options
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    # Console messages are readable through driver.get_log("browser") for diagnostics.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return options
 
 
 # --- browser helpers (Selenium), by the DOM contract's roles and labels ----------------
