@@ -1,1 +1,163 @@
 //! The JS embedding API: `elicit(element, params)` returns a Promise of the `ElicitResult`.
+//!
+//! A host page with no Leptos knowledge calls
+//!
+//! ```js
+//! import init, { elicit, completeElicitation } from "./pkg/mcp_elicit_web.js";
+//! await init();
+//! const result = await elicit(document.querySelector("#slot"), params); // params as on the wire
+//! // later, when the server sends notifications/elicitation/complete for a URL card:
+//! completeElicitation(elicitationId);
+//! ```
+//!
+//! The element gets the same DOM as the app (`[data-elicitation]`, see the DOM contract);
+//! its previous content is replaced. The Promise resolves with the answer as a plain JS
+//! object, exactly as it goes on the wire (`{action: "accept", content: {...}}`), and
+//! rejects with an `Error` in words when the params are not elicitation params. A second
+//! `elicit` on the same element replaces the first, whose Promise then resolves `cancel`
+//! (the user can no longer answer it, which is what `cancel` means on the wire).
+
+use crate::components::ElicitationView;
+use leptos::mount::mount_to;
+use leptos::prelude::*;
+use leptos::tachys::view::any_view::AnyViewState;
+use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
+use serde::Serialize;
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+use wasm_bindgen::prelude::*;
+
+/// One mounted elicitation: its element, its view (dropping it unmounts), and the Promise's
+/// `resolve` until the answer arrives.
+struct Mounted {
+    id: u32,
+    element: web_sys::Element,
+    resolve: Option<js_sys::Function>,
+    _handle: leptos::mount::UnmountHandle<AnyViewState>,
+}
+
+thread_local! {
+    static MOUNTED: RefCell<Vec<Mounted>> = const { RefCell::new(Vec::new()) };
+    static NEXT_ID: Cell<u32> = const { Cell::new(1) };
+    /// Completed `elicitationId`s, shared by every URL card this API mounted.
+    static COMPLETED: ArcRwSignal<HashSet<String>> = ArcRwSignal::new(HashSet::new());
+}
+
+/// The answer as a plain JS object (maps as objects, not `Map`s), as on the wire.
+fn to_js(result: &ElicitResult) -> Result<JsValue, JsValue> {
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    result.serialize(&ser).map_err(|e| {
+        js_sys::Error::new(&format!("elicit: could not hand over the answer: {e}")).into()
+    })
+}
+
+fn error(message: &str) -> js_sys::Promise {
+    js_sys::Promise::reject(&js_sys::Error::new(message).into())
+}
+
+/// Resolves the Promise of mount `id` (once) with `result`.
+fn settle(id: u32, result: &ElicitResult) {
+    let resolve = MOUNTED.with(|m| {
+        m.borrow_mut()
+            .iter_mut()
+            .find(|x| x.id == id)
+            .and_then(|x| x.resolve.take())
+    });
+    if let Some(resolve) = resolve {
+        let value = match to_js(result) {
+            Ok(v) => v,
+            Err(e) => e,
+        };
+        let _ = resolve.call1(&JsValue::NULL, &value);
+    }
+}
+
+/// Reads the params: a JS object as on the wire.
+fn parse_params(params: JsValue) -> Result<ElicitRequestParams, String> {
+    let json: serde_json::Value = serde_wasm_bindgen::from_value(params)
+        .map_err(|e| format!("elicit: params must be a plain object as on the wire ({e})"))?;
+    if !json.is_object() {
+        return Err("elicit: params must be an object such as {message, requestedSchema} or {mode: \"url\", message, url, elicitationId}".into());
+    }
+    serde_json::from_value(json).map_err(|e| {
+        format!("elicit: these are not elicitation/create params: form mode needs `message` and `requestedSchema`, URL mode needs `mode: \"url\"`, `message`, `url` and `elicitationId` ({e})")
+    })
+}
+
+/// Renders one elicitation into `element` and returns a Promise of its `ElicitResult`.
+#[wasm_bindgen]
+pub fn elicit(element: web_sys::Element, params: JsValue) -> js_sys::Promise {
+    let params = match parse_params(params) {
+        Ok(p) => p,
+        Err(e) => return error(&e),
+    };
+    let parent: web_sys::HtmlElement = match element.clone().dyn_into() {
+        Ok(h) => h,
+        Err(_) => return error("elicit: the element must be an HTML element"),
+    };
+
+    // Replace whatever this element held before, ending its Promise as `cancel`.
+    let previous = MOUNTED.with(|m| {
+        let mut m = m.borrow_mut();
+        m.iter()
+            .position(|x| x.element == element)
+            .map(|i| m.remove(i))
+    });
+    if let Some(mut prev) = previous {
+        if let Some(resolve) = prev.resolve.take() {
+            if let Ok(v) = to_js(&ElicitResult::cancel()) {
+                let _ = resolve.call1(&JsValue::NULL, &v);
+            }
+        }
+        drop(prev);
+    }
+    element.set_text_content(None);
+
+    let id = NEXT_ID.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1));
+        id
+    });
+    let completed = COMPLETED.with(|c| c.clone());
+    let completed = Signal::derive(move || completed.get());
+    let key = match &params {
+        ElicitRequestParams::Url(u) => u.elicitation_id.clone(),
+        ElicitRequestParams::Form(_) => format!("embed-{id}"),
+    };
+
+    let mut resolve_fn = None;
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        resolve_fn = Some(resolve);
+    });
+    let handle = mount_to(parent, move || {
+        view! {
+            <ElicitationView
+                key=key
+                params=params
+                on_answer=Callback::new(move |r: ElicitResult| settle(id, &r))
+                completed=completed
+            />
+        }
+        .into_any()
+    });
+    MOUNTED.with(|m| {
+        m.borrow_mut().push(Mounted {
+            id,
+            element,
+            resolve: resolve_fn,
+            _handle: handle,
+        })
+    });
+    promise
+}
+
+/// Ends the waiting state of every URL card (mounted by `elicit`) with this `elicitationId`,
+/// as `notifications/elicitation/complete` does in the app.
+#[wasm_bindgen(js_name = completeElicitation)]
+pub fn complete_elicitation(elicitation_id: String) {
+    COMPLETED.with(|c| {
+        c.update(|set| {
+            set.insert(elicitation_id);
+        })
+    });
+}

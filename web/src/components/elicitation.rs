@@ -1,0 +1,119 @@
+//! One pending elicitation: the `[data-elicitation]` container, the server's message as text,
+//! and the form or URL card its params call for.
+
+use super::schema_form::SchemaForm;
+use super::status::SendStatus;
+use super::url_card::{CardState, UrlCard};
+use leptos::prelude::*;
+use mcp_elicit::schema;
+use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
+use std::collections::HashSet;
+
+/// One elicitation, form or URL mode, answered through `on_answer`.
+#[component]
+pub fn ElicitationView(
+    /// The request's key: the modern `inputRequests` key or the legacy JSON-RPC id.
+    #[prop(into)]
+    key: String,
+    /// The params as on the wire.
+    params: ElicitRequestParams,
+    /// Receives the answer (again, if the user resends after a failure).
+    on_answer: Callback<ElicitResult>,
+    /// How sending the answer went (see the module docs).
+    #[prop(optional, into)]
+    status: Option<Signal<SendStatus>>,
+    /// The `elicitationId`s the server has completed (`notifications/elicitation/complete`).
+    #[prop(optional, into)]
+    completed: Option<Signal<HashSet<String>>>,
+    /// Focus the first field on mount.
+    #[prop(default = true)]
+    autofocus: bool,
+) -> impl IntoView {
+    let status = status.unwrap_or_else(|| Signal::stored(SendStatus::Idle));
+    // Set once the user has answered; undone by a failed send so they can answer again.
+    let answered = RwSignal::new(false);
+    let answer = Callback::new(move |r: ElicitResult| {
+        answered.set(true);
+        on_answer.run(r);
+    });
+    let message = params.message().to_owned();
+
+    match params {
+        ElicitRequestParams::Url(url) => {
+            let card = RwSignal::new(CardState::Pending);
+            let data_state = move || match (status.get(), card.get()) {
+                (SendStatus::Sending, _) => "sending",
+                (SendStatus::Failed(_), CardState::Pending) => "failed",
+                (_, c) => c.as_str(),
+            };
+            view! {
+                <section class="mce-elicitation" data-elicitation=key data-mode="url" data-state=data_state>
+                    <p class="mce-message">{message}</p>
+                    <UrlCard params=url on_answer=answer state=card status=status completed=completed.unwrap_or_else(|| Signal::stored(HashSet::new())) />
+                </section>
+            }
+            .into_any()
+        }
+        ElicitRequestParams::Form(form) => {
+            let data_state = move || match status.get() {
+                SendStatus::Sending => "sending",
+                SendStatus::Failed(_) => "failed",
+                SendStatus::Sent => "answered",
+                SendStatus::Idle if answered.get() => "answered",
+                SendStatus::Idle => "pending",
+            };
+            // Once answered (and not failed), the form is read-only: the answer is given.
+            let locked = Signal::derive(move || {
+                answered.get() && !matches!(status.get(), SendStatus::Failed(_))
+            });
+            let body = match schema::compile(&form.requested_schema) {
+                Ok(spec) => view! {
+                    <SchemaForm
+                        spec=spec
+                        on_submit=Callback::new(move |content| answer.run(ElicitResult::accept(Some(content))))
+                        on_decline=Callback::new(move |_| answer.run(ElicitResult::decline()))
+                        on_cancel=Callback::new(move |_| answer.run(ElicitResult::cancel()))
+                        status=status
+                        disabled=locked
+                        autofocus=autofocus
+                    />
+                }
+                .into_any(),
+                Err(e) => {
+                    let at = if e.path.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (at {})", e.path)
+                    };
+                    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+                        if ev.key() == "Escape" && !locked.get_untracked() {
+                            ev.prevent_default();
+                            answer.run(ElicitResult::cancel());
+                        }
+                    };
+                    view! {
+                        <div class="mce-schema-refused" on:keydown=on_keydown>
+                            <p class="mce-refusal" role="alert">
+                                "This request cannot be shown as a form: " {e.message} {at} "."
+                            </p>
+                            <div class="mce-actions">
+                                <button type="button" prop:disabled=move || locked.get()
+                                    on:click=move |_| answer.run(ElicitResult::decline())>"Decline"</button>
+                                <button type="button" prop:disabled=move || locked.get()
+                                    on:click=move |_| answer.run(ElicitResult::cancel())>"Cancel"</button>
+                            </div>
+                        </div>
+                    }
+                    .into_any()
+                }
+            };
+            view! {
+                <section class="mce-elicitation" data-elicitation=key data-mode="form" data-state=data_state>
+                    <p class="mce-message">{message}</p>
+                    {body}
+                </section>
+            }
+            .into_any()
+        }
+    }
+}

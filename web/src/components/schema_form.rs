@@ -1,0 +1,208 @@
+//! A compiled schema as an HTML form: used for form-mode elicitations and, with its own
+//! submit label and no Decline / Cancel, for the demo's tool input.
+
+use super::field::field_view;
+use super::form_state::{self, FieldState};
+use super::ids;
+use super::status::SendStatus;
+use leptos::html;
+use leptos::prelude::*;
+use mcp_elicit::schema::FormSpec;
+use serde_json::{Map, Value};
+use wasm_bindgen::JsCast;
+
+/// Focuses the first enabled control inside `root`.
+fn focus_first(root: &web_sys::Element) {
+    if let Ok(Some(el)) = root.query_selector("input, select, textarea") {
+        if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+            let _ = el.focus();
+        }
+    }
+}
+
+/// Focuses the first control marked invalid, so keyboard and screen-reader users land on it.
+fn focus_first_invalid(root: &web_sys::Element) {
+    let found = root
+        .query_selector("[aria-invalid=\"true\"]")
+        .ok()
+        .flatten()
+        .and_then(|el| {
+            // A fieldset is not focusable itself: focus its first box.
+            if el.tag_name().eq_ignore_ascii_case("fieldset") {
+                el.query_selector("input").ok().flatten()
+            } else {
+                Some(el)
+            }
+        });
+    if let Some(el) = found.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
+    }
+}
+
+/// The status line under the buttons: sending / failed (an alert) / sent.
+pub fn status_line(status: Signal<SendStatus>, resend_hint: &'static str) -> impl IntoView {
+    move || match status.get() {
+        SendStatus::Idle => None,
+        SendStatus::Sending => Some(
+            view! { <p class="mce-status" role="status">"Sending your answer…"</p> }.into_any(),
+        ),
+        SendStatus::Failed(reason) => Some(
+            view! {
+                <p class="mce-status mce-failed" role="alert">
+                    "Your answer could not be sent: " {reason} ". " {resend_hint}
+                </p>
+            }
+            .into_any(),
+        ),
+        SendStatus::Sent => {
+            Some(view! { <p class="mce-status" role="status">"Answer sent."</p> }.into_any())
+        }
+    }
+}
+
+/// A form for `spec`. Submit validates every field through the core and calls `on_submit`
+/// with the typed content only when all are valid. Enter submits; Escape calls `on_cancel`.
+#[component]
+pub fn SchemaForm(
+    /// The compiled schema (`mcp_elicit::schema::compile`).
+    spec: FormSpec,
+    /// Called with the content exactly as it should be sent.
+    on_submit: Callback<Map<String, Value>>,
+    /// The submit button's text (default "Submit"), e.g. "Call tool".
+    #[prop(optional, into)]
+    submit_label: Option<String>,
+    /// Adds a Decline button.
+    #[prop(optional)]
+    on_decline: Option<Callback<()>>,
+    /// Adds a Cancel button; Escape cancels too.
+    #[prop(optional)]
+    on_cancel: Option<Callback<()>>,
+    /// How sending went; `Sending` and `Sent` disable the form, `Failed` shows an alert.
+    #[prop(optional, into)]
+    status: Option<Signal<SendStatus>>,
+    /// Disables every control and button (e.g. once answered).
+    #[prop(optional, into)]
+    disabled: Option<Signal<bool>>,
+    /// Values to start with instead of the schema defaults (e.g. a previous attempt's).
+    #[prop(optional)]
+    initial: Option<Map<String, Value>>,
+    /// Focus the first field once mounted.
+    #[prop(default = true)]
+    autofocus: bool,
+) -> impl IntoView {
+    let prefix = ids::prefix();
+    let fields: Vec<FieldState> = form_state::build(&spec, &prefix, initial.as_ref());
+    let status = status.unwrap_or_else(|| Signal::stored(SendStatus::Idle));
+    let outer_disabled = disabled.unwrap_or_else(|| Signal::stored(false));
+    let busy = Signal::derive(move || {
+        outer_disabled.get() || matches!(status.get(), SendStatus::Sending | SendStatus::Sent)
+    });
+    let form_ref = NodeRef::<html::Form>::new();
+
+    if autofocus {
+        Effect::new(move |_| {
+            if let Some(form) = form_ref.get() {
+                focus_first(&form);
+            }
+        });
+    }
+
+    let spec_submit = StoredValue::new(spec.clone());
+    let fields_submit = StoredValue::new(fields.clone());
+    let do_submit = move || {
+        if busy.get_untracked() {
+            return;
+        }
+        let content =
+            fields_submit.with_value(|f| spec_submit.with_value(|s| form_state::submit(s, f)));
+        match content {
+            Some(c) => on_submit.run(c),
+            None => {
+                if let Some(form) = form_ref.get_untracked() {
+                    focus_first_invalid(&form);
+                }
+            }
+        }
+    };
+
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.is_composing() || ev.default_prevented() {
+            return;
+        }
+        let key = ev.key();
+        if key == "Escape" {
+            if let Some(cancel) = on_cancel {
+                ev.prevent_default();
+                if !busy.get_untracked() {
+                    cancel.run(());
+                }
+            }
+        } else if key == "Enter"
+            && !ev.shift_key()
+            && !ev.ctrl_key()
+            && !ev.alt_key()
+            && !ev.meta_key()
+        {
+            // Enter on a button activates that button; everywhere else in the form it submits
+            // (browsers do not submit from checkboxes or selects on their own).
+            let on_button = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .map(|el| {
+                    let tag = el.tag_name();
+                    tag.eq_ignore_ascii_case("button") || tag.eq_ignore_ascii_case("textarea")
+                })
+                .unwrap_or(false);
+            if !on_button {
+                ev.prevent_default();
+                do_submit();
+            }
+        }
+    };
+
+    let title = spec.title.clone();
+    let desc = spec.description.clone();
+    let label = submit_label.unwrap_or_else(|| "Submit".to_owned());
+    let controls = fields
+        .into_iter()
+        .map(|f| field_view(f, busy))
+        .collect_view();
+    let resend_hint = if on_decline.is_some() || on_cancel.is_some() {
+        "Your answers are kept; press Submit to send them again."
+    } else {
+        "Your input is kept; try again."
+    };
+
+    view! {
+        <form
+            class="mce-form"
+            novalidate=true
+            node_ref=form_ref
+            on:submit=move |ev| {
+                ev.prevent_default();
+                do_submit();
+            }
+            on:keydown=on_keydown
+        >
+            {title.map(|t| view! { <h3 class="mce-form-title">{t}</h3> })}
+            {desc.map(|d| view! { <p class="mce-form-description">{d}</p> })}
+            {controls}
+            <div class="mce-actions">
+                <button type="submit" class="mce-primary" prop:disabled=move || busy.get()>
+                    {label}
+                </button>
+                {on_decline.map(|cb| view! {
+                    <button type="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
+                        "Decline"
+                    </button>
+                })}
+                {on_cancel.map(|cb| view! {
+                    <button type="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
+                        "Cancel"
+                    </button>
+                })}
+            </div>
+            {status_line(status, resend_hint)}
+        </form>
+    }
+}

@@ -1,0 +1,186 @@
+//! The URL-mode consent card: which site the server wants the user to visit, and the choice
+//! to go there (in a new tab, without giving that page a handle on this one), decline or cancel.
+
+use super::schema_form::status_line;
+use super::status::SendStatus;
+use leptos::prelude::*;
+use mcp_elicit::url_policy;
+use mcp_elicit::wire::ElicitResult;
+use mcp_elicit::wire::UrlParams;
+
+/// What the card is doing, mirrored into `[data-elicitation][data-state]` by the parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardState {
+    Pending,
+    Waiting,
+    Complete,
+    Dismissed,
+    Answered,
+}
+
+impl CardState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CardState::Pending => "pending",
+            CardState::Waiting => "waiting",
+            CardState::Complete => "complete",
+            CardState::Dismissed => "dismissed",
+            CardState::Answered => "answered",
+        }
+    }
+}
+
+/// Opens `href` in a new browsing context with no `window.opener` and no referrer.
+/// Only ever called from the Open button's click handler, so the browser sees a user gesture.
+fn open_new_tab(href: &str) -> Result<(), String> {
+    let window = web_sys::window().ok_or_else(|| "there is no browser window".to_owned())?;
+    window
+        .open_with_url_and_target_and_features(href, "_blank", "noopener,noreferrer")
+        .map(|_| ())
+        .map_err(|_| "the browser refused to open a new tab".to_owned())
+}
+
+/// The card. `state` is owned by the parent so it can show it on the container.
+#[component]
+pub fn UrlCard(
+    params: UrlParams,
+    on_answer: Callback<ElicitResult>,
+    state: RwSignal<CardState>,
+    #[prop(optional, into)] status: Option<Signal<SendStatus>>,
+    #[prop(optional, into)] completed: Option<Signal<std::collections::HashSet<String>>>,
+) -> impl IntoView {
+    let status = status.unwrap_or_else(|| Signal::stored(SendStatus::Idle));
+    let id = params.elicitation_id.clone();
+    if let Some(completed) = completed {
+        Effect::new(move |_| {
+            let done = completed.with(|c| c.contains(&id));
+            if done && state.get_untracked() == CardState::Waiting {
+                state.set(CardState::Complete);
+            }
+        });
+    }
+    let busy = Signal::derive(move || matches!(status.get(), SendStatus::Sending));
+    let open_error = RwSignal::new(None::<String>);
+
+    let decline_cancel = move || {
+        view! {
+            <button type="button" prop:disabled=move || busy.get()
+                on:click=move |_| { state.set(CardState::Answered); on_answer.run(ElicitResult::decline()) }>
+                "Decline"
+            </button>
+            <button type="button" prop:disabled=move || busy.get()
+                on:click=move |_| { state.set(CardState::Answered); on_answer.run(ElicitResult::cancel()) }>
+                "Cancel"
+            </button>
+        }
+    };
+
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape"
+            && state.get_untracked() == CardState::Pending
+            && !busy.get_untracked()
+        {
+            ev.prevent_default();
+            state.set(CardState::Answered);
+            on_answer.run(ElicitResult::cancel());
+        }
+    };
+
+    let body = match url_policy::check(&params.url) {
+        Err(refusal) => view! {
+            <div class="mce-url-refused" role="alert">
+                <p class="mce-refusal-title">"This link cannot be opened."</p>
+                <p class="mce-refusal-reason">{refusal.reason}</p>
+            </div>
+            <p class="mce-url-full">
+                <span class="mce-url-label">"Link: "</span>
+                <code class="mce-url">{params.url.clone()}</code>
+            </p>
+            <div class="mce-actions">{decline_cancel()}</div>
+        }
+        .into_any(),
+        Ok(safe) => {
+            let href = safe.href.clone();
+            let host_line = match safe.port {
+                Some(p) => format!("{}:{p}", safe.host_display),
+                None => safe.host_display.clone(),
+            };
+            let punycode = safe.is_internationalised().then(|| {
+                view! {
+                    <p class="mce-host-ascii">
+                        "In ASCII: " <code>{safe.host_ascii.clone()}</code>
+                        " — an internationalised name; check it is the site you expect."
+                    </p>
+                }
+            });
+            view! {
+                <div class="mce-host-box">
+                    <span class="mce-host-label">"You are asked to visit"</span>
+                    <strong class="mce-host" data-testid="url-host">{host_line}</strong>
+                    {punycode}
+                </div>
+                <p class="mce-url-full">
+                    <span class="mce-url-label">"Full address: "</span>
+                    <code class="mce-url" data-testid="url-full">{safe.href.clone()}</code>
+                </p>
+                {move || match state.get() {
+                    CardState::Pending => view! {
+                        <div class="mce-actions">
+                            <button type="button" class="mce-primary" prop:disabled=move || busy.get()
+                                on:click={
+                                    let href = href.clone();
+                                    move |_| match open_new_tab(&href) {
+                                        Ok(()) => {
+                                            open_error.set(None);
+                                            state.set(CardState::Waiting);
+                                            on_answer.run(ElicitResult::accept(None));
+                                        }
+                                        Err(e) => open_error.set(Some(e)),
+                                    }
+                                }>
+                                "Open in new tab"
+                            </button>
+                            {decline_cancel()}
+                        </div>
+                    }.into_any(),
+                    CardState::Waiting => view! {
+                        <p class="mce-waiting" role="status">
+                            "Opened in a new tab. Waiting for the server to confirm you finished there…"
+                        </p>
+                        <div class="mce-actions">
+                            <button type="button" on:click=move |_| state.set(CardState::Dismissed)>"Dismiss"</button>
+                        </div>
+                    }.into_any(),
+                    CardState::Complete => view! {
+                        <p class="mce-complete" role="status">"Done: the server confirmed this step is complete."</p>
+                    }.into_any(),
+                    CardState::Dismissed => view! {
+                        <p class="mce-dismissed" role="status">"Dismissed. The server may still finish this step."</p>
+                    }.into_any(),
+                    CardState::Answered => view! {
+                        <p class="mce-answered" role="status">"Answered."</p>
+                    }.into_any(),
+                }}
+                {move || open_error.get().map(|e| view! {
+                    <p class="mce-status mce-failed" role="alert">"The link could not be opened: " {e} "."</p>
+                })}
+            }
+            .into_any()
+        }
+    };
+
+    // After a failed send the parent reports `Failed`: go back to pending so Open (or
+    // Decline / Cancel) can be pressed again.
+    Effect::new(move |_| {
+        if matches!(status.get(), SendStatus::Failed(_)) {
+            state.set(CardState::Pending);
+        }
+    });
+
+    view! {
+        <div class="mce-url-card" on:keydown=on_keydown tabindex="-1">
+            {body}
+            {status_line(status, "Press a button again to resend.")}
+        </div>
+    }
+}
