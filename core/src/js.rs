@@ -1,1 +1,169 @@
-//! The thin wasm-bindgen JS API over the core. (Owned by the schema work; placeholder.)
+//! The thin wasm-bindgen JS API over the core: `compileSchema` and `validateContent`, as the
+//! DOM contract names them, usable from a page and from Node.js.
+//!
+//! Everything a caller passes is untrusted: values that are not JSON (functions, symbols,
+//! `BigInt`s) become errors in words, never panics, since a panic in wasm kills the page.
+//! Results are built with serde-wasm-bindgen's JSON-compatible serializer so callers get plain
+//! objects and arrays (not `Map`s) and can `JSON.stringify` them.
+
+use crate::schema::{compile, FormSpec, SchemaError};
+use crate::validate::{validate_content, ErrorCode, FieldError};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Any JSON value. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** One choice of a select or multi-select: the value sent and the title shown. */
+export interface EnumOption { value: string; title: string }
+
+interface FieldBase {
+  /** The property name: the key in the content and the control's `name`. */
+  name: string;
+  /** The property's `title`, else its name. */
+  label: string;
+  description?: string;
+  required: boolean;
+  /** The schema default, already checked to be of the field's kind. */
+  default?: JsonValue;
+}
+
+export type StringField = FieldBase & {
+  kind: "string";
+  minLength?: number;
+  maxLength?: number;
+  format?: "email" | "uri" | "date" | "date-time";
+  pattern?: string;
+};
+export type NumberField = FieldBase & {
+  kind: "number" | "integer";
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+};
+export type BooleanField = FieldBase & { kind: "boolean" };
+export type SelectField = FieldBase & { kind: "select"; options: EnumOption[] };
+export type MultiSelectField = FieldBase & {
+  kind: "multiSelect";
+  options: EnumOption[];
+  minItems?: number;
+  maxItems?: number;
+};
+export type Field = StringField | NumberField | BooleanField | SelectField | MultiSelectField;
+
+/** A compiled `requestedSchema`: its fields in the schema's property order. */
+export interface FormSpec { title?: string; description?: string; fields: Field[] }
+
+/** The stable validation codes of the DOM contract. */
+export type ErrorCode =
+  | "required" | "type" | "minLength" | "maxLength" | "pattern" | "format"
+  | "minimum" | "maximum" | "enum" | "minItems" | "maxItems" | "unknownField";
+
+/** One failing field (`field` is "" when the content itself is not an object). */
+export interface FieldError { field: string; code: ErrorCode; message: string }
+
+export type ValidationResult =
+  | { ok: true; content: { [key: string]: JsonValue } }
+  | { ok: false; errors: FieldError[] };
+
+/** What `compileSchema` and `validateContent` throw for a schema they refuse. */
+export interface SchemaError extends Error {
+  /** JSON pointer of the offending part of the schema, "" for the root. */
+  path: string;
+}
+"#;
+
+/// Compiles a `requestedSchema` into the form description, or throws an `Error` with a `path`.
+#[wasm_bindgen(js_name = compileSchema, unchecked_return_type = "FormSpec")]
+pub fn compile_schema(
+    #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
+) -> Result<JsValue, JsValue> {
+    let spec = compile_js(&requested_schema)?;
+    to_js(&spec)
+}
+
+/// Validates content as it would be sent against a `requestedSchema`. Returns
+/// `{ok: true, content}` or `{ok: false, errors}`; throws only for a refused schema.
+#[wasm_bindgen(js_name = validateContent, unchecked_return_type = "ValidationResult")]
+pub fn validate_content_js(
+    #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "JsonValue")] content: JsValue,
+) -> Result<JsValue, JsValue> {
+    let spec = compile_js(&requested_schema)?;
+    let outcome = match from_js(&content) {
+        Ok(content) => match validate_content(&spec, &content) {
+            Ok(content) => Outcome::accepted(content),
+            Err(errors) => Outcome::refused(errors),
+        },
+        Err(why) => Outcome::refused(vec![FieldError::new(
+            "",
+            ErrorCode::Type,
+            format!("The answer is not JSON: {why}."),
+        )]),
+    };
+    to_js(&outcome)
+}
+
+/// The `{ok, ...}` shape of `validateContent`'s result: `content` when ok, `errors` when not.
+#[derive(Serialize)]
+struct Outcome {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errors: Option<Vec<FieldError>>,
+}
+
+impl Outcome {
+    fn accepted(content: Map<String, Value>) -> Self {
+        Outcome {
+            ok: true,
+            content: Some(content),
+            errors: None,
+        }
+    }
+    fn refused(errors: Vec<FieldError>) -> Self {
+        Outcome {
+            ok: false,
+            content: None,
+            errors: Some(errors),
+        }
+    }
+}
+
+fn compile_js(schema: &JsValue) -> Result<FormSpec, JsValue> {
+    let value = from_js(schema).map_err(|why| {
+        schema_error(&SchemaError {
+            path: String::new(),
+            message: format!("The requested schema is not JSON: {why}."),
+        })
+    })?;
+    compile(&value).map_err(|e| schema_error(&e))
+}
+
+fn from_js(v: &JsValue) -> Result<Value, String> {
+    serde_wasm_bindgen::from_value(v.clone()).map_err(|e| e.to_string())
+}
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))
+}
+
+/// A JS `Error` whose message says what is wrong and whose `path` says where.
+fn schema_error(e: &SchemaError) -> JsValue {
+    let err = js_sys::Error::new(&e.message);
+    err.set_name("SchemaError");
+    // Setting a property on a fresh Error cannot fail; if it somehow did, the message still
+    // says what is wrong, so the error is thrown anyway.
+    let _ = js_sys::Reflect::set(
+        &err,
+        &JsValue::from_str("path"),
+        &JsValue::from_str(&e.path),
+    );
+    err.into()
+}

@@ -1,0 +1,151 @@
+//! The JS API in headless Chromium, called through JS values exactly as a page would.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Function, Reflect, JSON};
+use mcp_elicit::js::{compile_schema, validate_content_js};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn js(text: &str) -> JsValue {
+    JSON::parse(text).unwrap_or_else(|_| panic!("test JSON is valid: {text}"))
+}
+
+fn stringify(v: &JsValue) -> String {
+    JSON::stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default()
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The thrown value must be a real `Error` with a `path` and a message.
+fn thrown(r: Result<JsValue, JsValue>) -> (String, String) {
+    let e = match r {
+        Ok(v) => panic!("expected a throw, got {}", stringify(&v)),
+        Err(e) => e,
+    };
+    let err = e
+        .dyn_ref::<js_sys::Error>()
+        .unwrap_or_else(|| panic!("thrown value is not an Error"));
+    (
+        get(&e, "path").as_string().unwrap_or_else(|| "<no path>".into()),
+        err.message().into(),
+    )
+}
+
+const BOOKING: &str = r#"{"type":"object","title":"AlternativeDate","properties":{
+  "zeta":{"type":"boolean","title":"Accept Alternative"},
+  "date":{"type":"string","format":"date","default":"2025-12-26"},
+  "party":{"type":"integer","minimum":1,"maximum":8},
+  "seat":{"type":"string","oneOf":[{"const":"in","title":"Inside"},{"const":"out","title":"Outside"}]}
+},"required":["zeta","party"]}"#;
+
+#[wasm_bindgen_test]
+fn compile_schema_returns_plain_objects_in_property_order() {
+    let spec = compile_schema(js(BOOKING)).unwrap_or_else(|e| panic!("{}", stringify(&e)));
+    assert!(spec.is_object());
+    assert!(!spec.is_instance_of::<js_sys::Map>());
+    let fields = get(&spec, "fields");
+    assert!(js_sys::Array::is_array(&fields));
+    assert_eq!(
+        stringify(&spec),
+        r#"{"title":"AlternativeDate","fields":[{"name":"zeta","label":"Accept Alternative","required":true,"kind":"boolean"},{"name":"date","label":"date","required":false,"default":"2025-12-26","kind":"string","format":"date"},{"name":"party","label":"party","required":true,"kind":"integer","minimum":1,"maximum":8},{"name":"seat","label":"seat","required":false,"kind":"select","options":[{"value":"in","title":"Inside"},{"value":"out","title":"Outside"}]}]}"#
+    );
+}
+
+#[wasm_bindgen_test]
+fn compile_schema_throws_an_error_with_a_path() {
+    let (path, message) = thrown(compile_schema(js(
+        r#"{"type":"object","properties":{"address":{"type":"object","properties":{}}}}"#,
+    )));
+    assert_eq!(path, "/properties/address");
+    assert!(message.contains("nested object"), "{message}");
+    let (path, _) = thrown(compile_schema(js(
+        r#"{"type":"object","properties":{"p":{"type":"string","pattern":"(x"}}}"#,
+    )));
+    assert_eq!(path, "/properties/p/pattern");
+    let (path, _) = thrown(compile_schema(js("42")));
+    assert_eq!(path, "");
+}
+
+#[wasm_bindgen_test]
+fn validate_content_accepts_and_returns_the_content() {
+    let r = validate_content_js(js(BOOKING), js(r#"{"zeta":true,"party":2,"seat":"out"}"#))
+        .unwrap_or_else(|e| panic!("{}", stringify(&e)));
+    assert_eq!(
+        stringify(&r),
+        r#"{"ok":true,"content":{"zeta":true,"party":2,"seat":"out"}}"#
+    );
+}
+
+#[wasm_bindgen_test]
+fn validate_content_lists_one_error_per_field() {
+    let r = validate_content_js(
+        js(BOOKING),
+        js(r#"{"party":9.5,"date":"tomorrow","seat":"roof","extra":1}"#),
+    )
+    .unwrap_or_else(|e| panic!("{}", stringify(&e)));
+    assert_eq!(get(&r, "ok"), JsValue::FALSE);
+    let errors: js_sys::Array = get(&r, "errors").unchecked_into();
+    let got: Vec<(String, String)> = errors
+        .iter()
+        .map(|e| {
+            assert!(get(&e, "message").as_string().is_some_and(|m| !m.is_empty()));
+            (
+                get(&e, "field").as_string().unwrap_or_default(),
+                get(&e, "code").as_string().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let want = [
+        ("zeta", "required"),
+        ("date", "format"),
+        ("party", "type"),
+        ("seat", "enum"),
+        ("extra", "unknownField"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[wasm_bindgen_test]
+fn validate_content_throws_for_a_refused_schema() {
+    let (path, _) = thrown(validate_content_js(
+        js(r##"{"type":"object","properties":{"a":{"$ref":"#/x"}}}"##),
+        js("{}"),
+    ));
+    assert_eq!(path, "/properties/a/$ref");
+}
+
+#[wasm_bindgen_test]
+fn values_that_are_not_json_never_panic() {
+    let f = Function::new_no_args("return 1");
+    let weird = [
+        JsValue::UNDEFINED,
+        f.into(),
+        JsValue::symbol(Some("s")),
+        js_sys::BigInt::from(5u32).into(),
+    ];
+    for w in weird {
+        // A schema that is not JSON is an Error with the root path.
+        let (path, message) = thrown(compile_schema(w.clone()));
+        assert_eq!(path, "");
+        assert!(!message.is_empty());
+        // Content that is not JSON is a validation result, not a crash.
+        let r = validate_content_js(js(BOOKING), w).unwrap_or_else(|e| panic!("{}", stringify(&e)));
+        assert_eq!(get(&r, "ok"), JsValue::FALSE);
+    }
+    // A content object holding a function somewhere deep.
+    let obj = js(r#"{"zeta":true,"party":2}"#);
+    let _ = Reflect::set(&obj, &JsValue::from_str("seat"), &Function::new_no_args(""));
+    let r = validate_content_js(js(BOOKING), obj).unwrap_or_else(|e| panic!("{}", stringify(&e)));
+    assert_eq!(get(&r, "ok"), JsValue::FALSE);
+}
