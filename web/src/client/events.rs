@@ -46,6 +46,9 @@ pub enum ClientError {
     UnknownElicitation(String),
     /// No call or connection is active.
     NotConnected,
+    /// The server lost the request this answer was for (it restarted). The session has been
+    /// renewed and keeps the answer: re-run the call and the same question is answered.
+    RequestLost,
 }
 
 impl fmt::Display for ClientError {
@@ -74,6 +77,10 @@ impl fmt::Display for ClientError {
                 write!(f, "The request {key} is no longer waiting for an answer.")
             }
             ClientError::NotConnected => f.write_str("Not connected to a server."),
+            ClientError::RequestLost => f.write_str(
+                "The server restarted and lost the request this answer was for; \
+                 re-running the call to deliver it.",
+            ),
         }
     }
 }

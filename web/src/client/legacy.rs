@@ -30,6 +30,20 @@ const GET_RETRY_MAX_MS: u32 = 30_000;
 /// JSON-RPC id to answer: the user just opens them, then retries the call).
 pub const URL_REQUIRED_KEY_PREFIX: &str = "url-required:";
 
+/// A server request shown in the UI.
+struct PendingRequest {
+    id: RequestId,
+    params: ElicitRequestParams,
+}
+
+/// An answer to re-deliver when the same question comes again on a new session.
+struct ReplayAnswer {
+    /// The key of the card that holds the answer (it goes once the answer is delivered).
+    key: String,
+    params: ElicitRequestParams,
+    result: ElicitResult,
+}
+
 /// A legacy session. Cheap to clone; all clones share the session.
 #[derive(Clone)]
 pub struct LegacySession {
@@ -42,7 +56,10 @@ struct Inner {
     next_id: Cell<i64>,
     session_id: RefCell<Option<String>>,
     /// Server requests waiting for the user, by the key shown in the UI.
-    pending: RefCell<HashMap<String, RequestId>>,
+    pending: RefCell<HashMap<String, PendingRequest>>,
+    /// Answers whose server request was lost with the session (server restart): when the
+    /// re-run call asks the same question again, it is answered with these at once.
+    replay: RefCell<Vec<ReplayAnswer>>,
     /// Aborts the GET stream on disconnect.
     get_stream: RefCell<Option<AbortController>>,
     closed: Cell<bool>,
@@ -58,6 +75,7 @@ impl LegacySession {
                 next_id: Cell::new(0),
                 session_id: RefCell::new(None),
                 pending: RefCell::new(HashMap::new()),
+                replay: RefCell::new(Vec::new()),
                 get_stream: RefCell::new(None),
                 closed: Cell::new(false),
             }),
@@ -184,11 +202,7 @@ impl LegacySession {
                         .as_deref()
                         .map(|p| from_raw::<ElicitRequestParams>(p, "elicitation request"));
                     match parsed {
-                        Some(Ok(params)) => {
-                            let key = key_of(&id);
-                            self.inner.pending.borrow_mut().insert(key.clone(), id);
-                            (self.inner.sink)(ClientEvent::Elicit { key, params });
-                        }
+                        Some(Ok(params)) => self.elicit(id, params),
                         Some(Err(err)) => self.reply_error(id, codes::INVALID_PARAMS, &err.message),
                         None => self.reply_error(
                             id,
@@ -219,6 +233,42 @@ impl LegacySession {
             // A stray response or error (e.g. to a request we gave up on): nothing waits for it.
             Incoming::Response { .. } | Incoming::Error { .. } => {}
         }
+    }
+
+    /// A server `elicitation/create`: answered at once if it repeats a question whose
+    /// answer was lost with the old session, else shown to the user.
+    fn elicit(&self, id: RequestId, params: ElicitRequestParams) {
+        let replayed = {
+            let mut replay = self.inner.replay.borrow_mut();
+            replay
+                .iter()
+                .position(|r| r.params == params)
+                .map(|at| replay.remove(at))
+        };
+        if let Some(ReplayAnswer { key, result, .. }) = replayed {
+            let session = self.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let delivered = match result_body(&id, &result) {
+                    Ok(body) => {
+                        rpc::send_one_way(&session.inner.config.url, &session.headers(), body).await
+                    }
+                    Err(err) => Err(wire(err)),
+                };
+                if delivered.is_ok() {
+                    (session.inner.sink)(ClientEvent::Answered { key });
+                }
+            });
+            return;
+        }
+        let key = key_of(&id);
+        self.inner.pending.borrow_mut().insert(
+            key.clone(),
+            PendingRequest {
+                id,
+                params: params.clone(),
+            },
+        );
+        (self.inner.sink)(ClientEvent::Elicit { key, params });
     }
 
     /// Answers a server request in the background (pings, refusals: nobody waits on these).
@@ -262,20 +312,45 @@ impl LegacySession {
             .pending
             .borrow()
             .get(key)
-            .cloned()
+            .map(|p| p.id.clone())
             .ok_or_else(|| ClientError::UnknownElicitation(key.to_owned()))?;
         let body = result_body(&id, &result).map_err(wire)?;
-        rpc::send_one_way(&self.inner.config.url, &self.headers(), body).await?;
-        self.inner.pending.borrow_mut().remove(key);
-        (self.inner.sink)(ClientEvent::Answered {
-            key: key.to_owned(),
-        });
-        Ok(())
+        match rpc::send_one_way(&self.inner.config.url, &self.headers(), body).await {
+            Ok(()) => {
+                self.inner.pending.borrow_mut().remove(key);
+                (self.inner.sink)(ClientEvent::Answered {
+                    key: key.to_owned(),
+                });
+                Ok(())
+            }
+            Err(ClientError::Transport(TransportError::SessionExpired)) => {
+                // The server restarted: its request is gone. Keep the answer for the same
+                // question on a new session; the caller re-runs the call.
+                self.handshake().await?;
+                let lost = self.inner.pending.borrow_mut().remove(key);
+                let Some(lost) = lost else {
+                    return Err(ClientError::UnknownElicitation(key.to_owned()));
+                };
+                self.inner.replay.borrow_mut().push(ReplayAnswer {
+                    key: key.to_owned(),
+                    params: lost.params,
+                    result,
+                });
+                (self.inner.sink)(ClientEvent::Notice(
+                    "The server had forgotten the session (it restarted); connected again \
+                     with a new session, and the call is re-run with your answer."
+                        .into(),
+                ));
+                Err(ClientError::RequestLost)
+            }
+            Err(other) => Err(other),
+        }
     }
 
     /// Keeps the GET stream open in the background, reopening it after a polite delay when
     /// it drops, until the session closes or the server says it has none (405).
     fn open_get_stream(&self) {
+        self.stop_get_stream();
         let controller = match AbortController::new() {
             Ok(c) => c,
             Err(_) => return,

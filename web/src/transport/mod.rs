@@ -13,6 +13,7 @@ mod probe;
 mod sse_stream;
 mod timer;
 
+pub use body::ByteStream;
 pub use error::{RpcError, TransportError};
 pub use http::{delete, open_get_stream, post, rpc_error_in, Exchange, Reply};
 pub use probe::{origin_of, page_origin};

@@ -20,7 +20,8 @@ pub struct SseStream {
 }
 
 impl SseStream {
-    pub(crate) fn new(body: ByteStream) -> Self {
+    /// Decodes `body` as an event stream.
+    pub fn new(body: ByteStream) -> Self {
         SseStream {
             body,
             decoder: SseDecoder::new(),

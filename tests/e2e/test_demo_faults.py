@@ -1,0 +1,58 @@
+"""Faults: the server goes away while an elicitation is pending, and comes back.
+
+What must hold: the user's typed answers stay on screen, the failure is said in words,
+and once the server is back (same port; the harness keeps the `requestState` key),
+resending works without retyping anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness import button, control_by_label, wait_for, wait_text
+from test_demo_flows import LEGACY, MODERN, card, open_app, result_text, set_checkbox, set_text
+
+
+def test_modern_server_down_during_pending_elicitation(driver: Any, app_url: Any, make_demo_server: Any) -> None:
+    server = make_demo_server()
+    open_app(driver, app_url, server, MODERN, "plan_trip", {})
+    where = card(driver, "form", "Where to?")
+    who = card(driver, "form", "Who is travelling?")
+    extras = card(driver, "form", "Any extras?")
+    set_text(where, "City", "Lisbon")
+    set_text(who, "Adults", "3")
+    set_checkbox(extras, "Travel insurance", True)
+    server.stop()
+    button(where, "Submit").click()
+    button(who, "Submit").click()
+    button(extras, "Submit").click()
+    wait_text(driver, "[data-elicitation] [role=alert]", "Cannot reach the server")
+    # Nothing typed is lost.
+    assert control_by_label(where, "City").get_attribute("value") == "Lisbon"
+    assert control_by_label(who, "Adults").get_attribute("value") == "3"
+    assert control_by_label(extras, "Travel insurance").is_selected()
+    server.start()
+    button(extras, "Submit").click()
+    result_text(
+        driver,
+        'accepted destination={"city": "Lisbon"} travellers={"adults": 3, "children": 0} extras={"insurance": true}',
+    )
+
+
+def test_legacy_server_down_during_pending_elicitation(driver: Any, app_url: Any, make_demo_server: Any) -> None:
+    """2025-11-25: the server's request dies with it, so resending re-runs the call on a new
+    session and delivers the same answer to the same question: nothing is retyped."""
+    server = make_demo_server()
+    open_app(driver, app_url, server, LEGACY, "book_table", {"date": "2025-12-25", "party_size": 2})
+    form = card(driver, "form", "No tables for 2 on 2025-12-25.")
+    set_checkbox(form, "Accept Alternative", True)
+    set_text(form, "Date", "2025-12-28")
+    server.stop()
+    wait_text(driver, "[data-testid=app-error][role=alert]", "broke")
+    button(form, "Submit").click()
+    wait_for(driver, lambda d: form.find_elements("css selector", "[role=alert]"), "an error on the card")
+    assert control_by_label(form, "Date").get_attribute("value") == "2025-12-28"
+    assert control_by_label(form, "Accept Alternative").is_selected()
+    server.start()
+    button(form, "Submit").click()
+    result_text(driver, "Booked a table for 2 on 2025-12-28.")

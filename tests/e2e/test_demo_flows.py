@@ -1,0 +1,266 @@
+"""The demo app (`www/index.html`) against the real SDK demo server, in each era.
+
+Driven from outside the page through the DOM contract only: labels, roles, `data-*`
+attributes. Every flow checks the exact text the server's tool returns.
+
+Era notes (what each era can run):
+- `book_table` and `pay_deposit` use `ctx.elicit` / `ctx.elicit_url`, server-to-client
+  requests: the 2025-11-25 era only. In 2026-07-28 there is no back-channel; the test
+  checks the error is shown in words. URL mode in 2026-07-28 is tested with the modern
+  `pay_deposit` branch (an `inputRequests` URL entry, no completion notification).
+- `delete_folder`, `plan_trip`, `setup_account`, `endless_questions` use resolvers or
+  `InputRequiredResult`; they run in both eras (the legacy SDK resolves them with
+  `elicitation/create` requests one at a time).
+- The round bound is the modern client's (default 10); a legacy server asks on one
+  open request, so the legacy test answers a few times and cancels.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from harness import button, control_by_label, wait_css, wait_for, wait_text
+
+LEGACY = "2025-11-25"
+MODERN = "2026-07-28"
+
+
+# --- page helpers ------------------------------------------------------------------------
+
+
+def open_app(driver: Any, app_url: Any, server: Any, protocol: str, tool: str | None = None, args: Any = None) -> None:
+    """Open the demo on `server` in `protocol` (optionally calling `tool`) and wait for the connection."""
+    driver.get(app_url(server=server.url, protocol=protocol, tool=tool, args=args))
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {protocol}")
+
+
+def card(driver: Any, mode: str | None = None, text: str | None = None) -> Any:
+    """The first pending elicitation (of `mode`, whose text contains `text`)."""
+    from selenium.webdriver.common.by import By
+
+    selector = "[data-elicitation]" if mode is None else f"[data-elicitation][data-mode={mode}]"
+
+    def found(d: Any) -> Any:
+        for element in d.find_elements(By.CSS_SELECTOR, selector):
+            if text is None or text in element.text:
+                return element
+        return None
+
+    return wait_for(driver, found, f"an elicitation {selector} containing {text!r}")
+
+
+def result_text(driver: Any, expected: str) -> Any:
+    """Waits until the tool result shows `expected`; returns the result element."""
+    element = wait_text(driver, "[data-testid=tool-result]", expected)
+    assert element.text.strip() == expected, f"result was {element.text!r}, expected {expected!r}"
+    return element
+
+
+def app_error(driver: Any, text: str) -> Any:
+    """The app's `role=alert` once it contains `text`."""
+    return wait_text(driver, "[data-testid=app-error][role=alert]", text)
+
+
+def call_from_form(driver: Any, tool: str, args: dict[str, Any]) -> None:
+    """Types `args` into the tool's arguments editor and presses Call tool."""
+    form = wait_css(driver, f"form[data-tool={tool}]")
+    editor = control_by_label(form, f"Arguments for {tool} (JSON)")
+    editor.clear()
+    editor.send_keys(json.dumps(args))
+    button(form, "Call tool").click()
+
+
+def set_checkbox(scope: Any, label: str, checked: bool) -> None:
+    box = control_by_label(scope, label)
+    if box.is_selected() != checked:
+        box.click()
+    assert box.is_selected() == checked
+
+
+def set_text(scope: Any, label: str, text: str) -> None:
+    field = control_by_label(scope, label)
+    field.clear()
+    field.send_keys(text)
+
+
+# --- book_table: ctx.elicit (legacy only) -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        ("Submit", "Booked a table for 2 on 2025-12-27."),
+        ("Decline", "declined: no table booked"),
+        ("Cancel", "cancelled: no table booked"),
+    ],
+)
+def test_legacy_book_table(driver: Any, app_url: Any, demo_server: Any, action: str, expected: str) -> None:
+    open_app(driver, app_url, demo_server, LEGACY, "book_table", {"date": "2025-12-25", "party_size": 2})
+    form = card(driver, "form", "No tables for 2 on 2025-12-25. Would you like to try another date?")
+    assert control_by_label(form, "Date").get_attribute("value") == "2025-12-26", "the default is pre-filled"
+    if action == "Submit":
+        set_checkbox(form, "Accept Alternative", True)
+        set_text(form, "Date", "2025-12-27")
+    button(form, action).click()
+    result_text(driver, expected)
+
+
+def test_modern_book_table_has_no_back_channel(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """2026-07-28 has no server-to-client requests: the SDK refuses `ctx.elicit`; we say so."""
+    open_app(driver, app_url, demo_server, MODERN, "book_table", {"date": "2025-12-25", "party_size": 2})
+    alert = app_error(driver, "back-channel")
+    assert "book_table" in alert.text
+
+
+# --- delete_folder: a Resolver, both eras ----------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", [LEGACY, MODERN])
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        ("Submit", "deleted /tmp/project"),
+        ("Decline", "declined: folder not deleted"),
+        ("Cancel", "cancelled: folder not deleted"),
+    ],
+)
+def test_delete_folder(driver: Any, app_url: Any, demo_server: Any, protocol: str, action: str, expected: str) -> None:
+    open_app(driver, app_url, demo_server, protocol, "delete_folder", {"path": "/tmp/project"})
+    form = card(driver, "form", "/tmp/project has 2 file(s). Delete anyway?")
+    if action == "Submit":
+        set_checkbox(form, "Ok", True)
+    button(form, action).click()
+    result_text(driver, expected)
+
+
+def test_delete_folder_keep(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """Accept with the box unchecked sends `{"ok": false}`."""
+    open_app(driver, app_url, demo_server, MODERN, "delete_folder", {"path": "/tmp/project"})
+    form = card(driver, "form", "Delete anyway?")
+    set_checkbox(form, "Ok", False)
+    button(form, "Submit").click()
+    result_text(driver, "kept /tmp/project")
+
+
+# --- URL mode ----------------------------------------------------------------------------
+
+
+def test_legacy_url_flow_opens_tab_and_completes(driver: Any, app_url: Any, demo_server: Any) -> None:
+    open_app(driver, app_url, demo_server, LEGACY, "pay_deposit", {"booking_id": "b1"})
+    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
+    assert "https://pay.example.com/deposit/b1" in url_card.text
+    assert "pay.example.com" in url_card.text
+    before = set(driver.window_handles)
+    button(url_card, "Open in new tab").click()
+    wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
+    result_text(driver, "Complete the payment in your browser.")
+    assert url_card.get_attribute("data-state") == "waiting"
+    call_from_form(driver, "confirm_deposit", {"booking_id": "b1"})
+    result_text(driver, "Deposit deposit-b1 confirmed.")
+    wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
+
+
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [("Decline", "declined: no deposit paid"), ("Cancel", "cancelled: no deposit paid")],
+)
+@pytest.mark.parametrize("protocol", [LEGACY, MODERN])
+def test_url_flow_refused(driver: Any, app_url: Any, demo_server: Any, protocol: str, action: str, expected: str) -> None:
+    open_app(driver, app_url, demo_server, protocol, "pay_deposit", {"booking_id": "b2"})
+    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
+    button(url_card, action).click()
+    result_text(driver, expected)
+
+
+def test_modern_url_flow_accept(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """2026-07-28: the URL request comes in `inputRequests`; Open answers accept in the replay."""
+    open_app(driver, app_url, demo_server, MODERN, "pay_deposit", {"booking_id": "b3"})
+    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
+    before = set(driver.window_handles)
+    button(url_card, "Open in new tab").click()
+    wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
+    result_text(driver, "Complete the payment in your browser.")
+
+
+def test_legacy_url_elicitation_required_then_retry(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """-32042: the URL elicitations in the error are shown; after the URL step, retry works."""
+    open_app(driver, app_url, demo_server, LEGACY, "open_vault", {"vault": "v1"})
+    app_error(driver, "open_vault")
+    url_card = card(driver, "url", "Sign in to open vault v1.")
+    assert "https://vault.example.com/unlock/v1" in url_card.text
+    call_from_form(driver, "unlock_vault", {"vault": "v1"})
+    result_text(driver, "Vault v1 unlocked.")
+    wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
+    call_from_form(driver, "open_vault", {"vault": "v1"})
+    result_text(driver, "Vault v1 opened.")
+
+
+# --- several questions, chains, the round bound -------------------------------------------
+
+
+def test_modern_round_with_several_questions(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """One modern round carries three questions: all are shown at once, answered, then replayed."""
+    open_app(driver, app_url, demo_server, MODERN, "plan_trip", {})
+    where = card(driver, "form", "Where to?")
+    who = card(driver, "form", "Who is travelling?")
+    extras = card(driver, "form", "Any extras?")
+    set_text(where, "City", "Paris")
+    set_checkbox(extras, "Travel insurance", True)
+    button(where, "Submit").click()
+    button(who, "Submit").click()
+    button(extras, "Submit").click()
+    result_text(
+        driver,
+        'accepted destination={"city": "Paris"} travellers={"adults": 2, "children": 0} extras={"insurance": true}',
+    )
+
+
+@pytest.mark.parametrize("protocol", [LEGACY, MODERN])
+def test_three_round_chain(driver: Any, app_url: Any, demo_server: Any, protocol: str) -> None:
+    open_app(driver, app_url, demo_server, protocol, "setup_account", {})
+    set_text(card(driver, "form", "Step 1 of 3"), "Username", "alice")
+    button(card(driver, "form", "Step 1 of 3"), "Submit").click()
+    step2 = card(driver, "form", "Step 2 of 3: which plan for alice?")
+    button(step2, "Submit").click()
+    step3 = card(driver, "form", "Step 3 of 3: newsletter for the free plan?")
+    set_checkbox(step3, "Newsletter", True)
+    button(step3, "Submit").click()
+    result_text(driver, "account alice on free plan, newsletter=true")
+
+
+def test_modern_endless_questions_hit_the_round_bound(driver: Any, app_url: Any, demo_server: Any) -> None:
+    open_app(driver, app_url, demo_server, MODERN, "endless_questions", {})
+    for n in range(1, 11):
+        question = card(driver, "form", f"Question {n}: shall I ask again?")
+        button(question, "Submit").click()
+    alert = app_error(driver, "stopped after 10 rounds")
+    assert "endless_questions" in alert.text
+
+
+def test_legacy_endless_questions_until_cancel(driver: Any, app_url: Any, demo_server: Any) -> None:
+    open_app(driver, app_url, demo_server, LEGACY, "endless_questions", {})
+    for n in (1, 2):
+        button(card(driver, "form", f"Question {n}: shall I ask again?"), "Submit").click()
+    button(card(driver, "form", "Question 3: shall I ask again?"), "Cancel").click()
+    result_text(driver, "stopped after 2 answers: cancel")
+
+
+# --- connecting ---------------------------------------------------------------------------
+
+
+def test_auto_picks_modern_and_says_so(driver: Any, app_url: Any, demo_server: Any) -> None:
+    driver.get(app_url(server=demo_server.url))
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {MODERN}")
+    wait_css(driver, "form[data-tool=delete_folder]")
+
+
+def test_connect_by_typing_the_url(driver: Any, app_url: Any, demo_server: Any) -> None:
+    driver.get(app_url())
+    set_text(driver, "Server URL", demo_server.url)
+    button(driver, "Connect").click()
+    wait_text(driver, "[data-testid=connection-status]", "connected · ")
+    call_from_form(driver, "book_table", {"date": "2025-12-30", "party_size": 4})
+    result = result_text(driver, "Booked a table for 4 on 2025-12-30.")
+    assert result.get_attribute("data-is-error") == "false"

@@ -1,0 +1,225 @@
+//! The demo app's view, per `/work/shared/dom-contract.md`: Server URL + Connect, the
+//! connection status, the tools with a form each, pending elicitations, the result, errors.
+
+use leptos::prelude::*;
+use mcp_elicit::wire::{CallToolResult, ContentItem, Tool};
+use serde_json::{Map, Value};
+
+use super::actions;
+use super::query::StartParams;
+use super::state::{AppState, Pending};
+use crate::client::ProtocolChoice;
+use crate::components::ElicitationView;
+
+/// The whole app. `start` comes from the query string.
+#[component]
+pub fn DemoApp(start: StartParams) -> impl IntoView {
+    let state = AppState::new();
+    if let Some(server) = start.server.clone() {
+        state.server_url.set(server);
+    }
+    if let Some(protocol) = start.protocol {
+        state.protocol.set(protocol);
+    }
+    if !start.problems.is_empty() {
+        state.alert.set(Some(start.problems.join(" ")));
+    }
+    if start.server.is_some() {
+        actions::connect(state, start.call.clone());
+    }
+    view! {
+        <main class="demo">
+            <h1>"mcp-elicit demo"</h1>
+            <ConnectBar state=state />
+            <p data-testid="connection-status" class="connection-status">
+                {move || state.status.get().text()}
+            </p>
+            <p class="notice" role="status">{move || state.notice.get().unwrap_or_default()}</p>
+            <div role="alert" data-testid="app-error" class="app-error">
+                {move || state.alert.get().unwrap_or_default()}
+                <RetryButton state=state />
+            </div>
+            <PendingList state=state />
+            <ResultView state=state />
+            <ToolList state=state />
+        </main>
+    }
+}
+
+#[component]
+fn ConnectBar(state: AppState) -> impl IntoView {
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        actions::connect(state, None);
+    };
+    let on_protocol = move |ev| {
+        if let Some(choice) = ProtocolChoice::parse(&event_target_value(&ev)) {
+            state.protocol.set(choice);
+        }
+    };
+    let protocol_value = move || match state.protocol.get() {
+        ProtocolChoice::Auto => "auto",
+        ProtocolChoice::Modern => "2026-07-28",
+        ProtocolChoice::Legacy => "2025-11-25",
+    };
+    view! {
+        <form class="connect" on:submit=on_submit>
+            <label for="server-url">"Server URL"</label>
+            <input
+                id="server-url"
+                name="server"
+                type="url"
+                placeholder="http://127.0.0.1:8001/mcp"
+                prop:value=move || state.server_url.get()
+                on:input=move |ev| state.server_url.set(event_target_value(&ev))
+            />
+            <label for="protocol">"Protocol"</label>
+            <select id="protocol" name="protocol" prop:value=protocol_value on:change=on_protocol>
+                <option value="auto">"Auto (try 2026-07-28, fall back)"</option>
+                <option value="2026-07-28">"2026-07-28"</option>
+                <option value="2025-11-25">"2025-11-25"</option>
+            </select>
+            <button type="submit">"Connect"</button>
+        </form>
+    }
+}
+
+/// Offered after a -32042 (URL elicitation required): open the URLs, then retry.
+#[component]
+fn RetryButton(state: AppState) -> impl IntoView {
+    let visible = move || {
+        state.alert.get().is_some() && state.last_call.get().is_some() && !state.calling.get()
+    };
+    let retry = move |_| {
+        if let Some((name, args)) = state.last_call.get_untracked() {
+            actions::call_tool(state, name, args);
+        }
+    };
+    view! {
+        <Show when=visible>
+            <button type="button" class="retry" on:click=retry>"Retry call"</button>
+        </Show>
+    }
+}
+
+#[component]
+fn PendingList(state: AppState) -> impl IntoView {
+    view! {
+        <section class="pending" aria-label="Pending requests">
+            <For
+                each=move || state.pending.get()
+                key=|p: &Pending| (p.seq, p.key.clone())
+                children=move |p: Pending| {
+                    let key = p.key.clone();
+                    let status = p.status;
+                    let on_answer = Callback::new(move |result| {
+                        actions::answer(state, key.clone(), result, status)
+                    });
+                    view! {
+                        <ElicitationView
+                            key=p.key.clone()
+                            params=p.params.clone()
+                            on_answer=on_answer
+                            status=Signal::from(status)
+                            completed=Signal::from(state.completed)
+                        />
+                    }
+                }
+            />
+        </section>
+    }
+}
+
+#[component]
+fn ResultView(state: AppState) -> impl IntoView {
+    let is_error = move || {
+        state
+            .result
+            .get()
+            .and_then(|r| r.is_error)
+            .unwrap_or(false)
+            .to_string()
+    };
+    view! {
+        <section class="result" aria-label="Result">
+            <h2>"Result"</h2>
+            <div data-testid="tool-result" data-is-error=is_error>
+                {move || state.result.get().map(render_result)}
+            </div>
+        </section>
+    }
+}
+
+/// Text items as text; anything else as its JSON, also as text.
+fn render_result(result: CallToolResult) -> impl IntoView {
+    result
+        .content
+        .into_iter()
+        .map(|item| match item {
+            ContentItem::Text(text) => view! { <p class="text">{text.text}</p> }.into_any(),
+            ContentItem::Other(value) => {
+                view! { <pre class="other">{value.to_string()}</pre> }.into_any()
+            }
+        })
+        .collect_view()
+}
+
+#[component]
+fn ToolList(state: AppState) -> impl IntoView {
+    view! {
+        <section class="tools" aria-label="Tools">
+            <h2>"Tools"</h2>
+            <For
+                each=move || state.tools.get()
+                key=|t: &Tool| t.name.clone()
+                children=move |tool: Tool| view! { <ToolCard state=state tool=tool /> }
+            />
+        </section>
+    }
+}
+
+/// One tool: its name, description, an arguments editor and Call tool.
+#[component]
+fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
+    let name = tool.name.clone();
+    let args_text = RwSignal::new(String::from("{}"));
+    let field_id = format!("args-{name}");
+    let call = {
+        let name = name.clone();
+        move |ev: leptos::ev::SubmitEvent| {
+            ev.prevent_default();
+            match parse_args(&args_text.get_untracked()) {
+                Ok(args) => actions::call_tool(state, name.clone(), args),
+                Err(why) => state.alert.set(Some(why)),
+            }
+        }
+    };
+    let heading = tool.title.clone().unwrap_or_else(|| tool.name.clone());
+    view! {
+        <form class="tool" data-tool=name.clone() on:submit=call>
+            <h3>{heading}</h3>
+            <p class="description">{tool.description.clone().unwrap_or_default()}</p>
+            <label for=field_id.clone()>{format!("Arguments for {name} (JSON)")}</label>
+            <textarea
+                id=field_id
+                name="arguments"
+                rows="3"
+                prop:value=move || args_text.get()
+                on:input=move |ev| args_text.set(event_target_value(&ev))
+            ></textarea>
+            <button type="submit">"Call tool"</button>
+        </form>
+    }
+}
+
+/// The arguments editor's text as a JSON object, or why not.
+fn parse_args(text: &str) -> Result<Map<String, Value>, String> {
+    if text.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err("The arguments must be a JSON object, like {\"path\": \"/tmp\"}.".into()),
+        Err(err) => Err(format!("The arguments are not valid JSON: {err}.")),
+    }
+}

@@ -1,0 +1,105 @@
+//! The transport's body and SSE reading in a real browser (wasm-bindgen-test in Chromium):
+//! a `ReadableStream` split into arbitrary chunks yields the same JSON-RPC messages, data-less
+//! events are skipped, and a request to a port where nothing listens is reported as
+//! "unreachable" in words.
+
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Function};
+use mcp_elicit_web::transport::{self, ByteStream, SseStream, TransportError};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A `ReadableStream` that yields `chunks` (UTF-8 encoded), one `read()` each.
+fn stream_of(chunks: &[&[u8]]) -> web_sys::ReadableStream {
+    let parts = Array::new();
+    for chunk in chunks {
+        parts.push(&js_sys::Uint8Array::from(*chunk));
+    }
+    let make = Function::new_with_args(
+        "parts",
+        "let i = 0; return new ReadableStream({ pull(c) { if (i < parts.length) { c.enqueue(parts[i++]); } else { c.close(); } } });",
+    );
+    make.call1(&JsValue::NULL, &parts)
+        .expect("test stream")
+        .dyn_into()
+        .expect("a ReadableStream")
+}
+
+async fn messages(chunks: &[&[u8]]) -> Vec<String> {
+    let body = ByteStream::new(&stream_of(chunks), "test://stream").expect("reader");
+    let mut sse = SseStream::new(body);
+    let mut out = Vec::new();
+    while let Some(message) = sse.next_message().await.expect("decodes") {
+        out.push(message);
+    }
+    out
+}
+
+const LEGACY_CALL: &str = "event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"elicitation/create\",\"params\":{\"message\":\"Café?\"}}\r\n\r\n\
+event: message\r\nid: 7\r\ndata:\r\n\r\n\
+: keep-alive\r\n\r\n\
+event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\n\r\n";
+
+#[wasm_bindgen_test]
+async fn whole_stream_yields_messages_and_skips_dataless_events() {
+    let got = messages(&[LEGACY_CALL.as_bytes()]).await;
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(got[0].contains("elicitation/create"));
+    assert!(got[0].contains("Café?"));
+    assert_eq!(got[1], "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+}
+
+#[wasm_bindgen_test]
+async fn every_split_point_yields_the_same_messages() {
+    let whole = LEGACY_CALL.as_bytes();
+    let expected = messages(&[whole]).await;
+    // Every two-chunk split, including inside "é" and between "\r" and "\n".
+    for at in 1..whole.len() {
+        let (a, b) = whole.split_at(at);
+        assert_eq!(messages(&[a, b]).await, expected, "split at byte {at}");
+    }
+    // One byte per chunk.
+    let bytes: Vec<&[u8]> = whole.chunks(1).collect();
+    assert_eq!(messages(&bytes).await, expected);
+}
+
+#[wasm_bindgen_test]
+async fn a_stream_cut_mid_event_is_reported_as_dropped() {
+    let body = ByteStream::new(&stream_of(&[b"data: {\"jsonrpc\""]), "test://cut").expect("reader");
+    let mut sse = SseStream::new(body);
+    match sse.next_message().await {
+        Err(TransportError::Dropped { url, .. }) => assert_eq!(url, "test://cut"),
+        other => panic!("expected a dropped stream, got {:?}", other.map(|_| ())),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn nothing_listening_is_unreachable_in_words() {
+    // Port 9 (discard) on loopback: nothing listens there in the test environment.
+    let url = "http://127.0.0.1:9/mcp";
+    let err = match transport::post(url, &[], "{}".into(), None).await {
+        Err(err) => err,
+        Ok(_) => panic!("a POST to a closed port cannot succeed"),
+    };
+    assert_eq!(err, TransportError::Unreachable { url: url.into() });
+    let words = err.to_string();
+    assert!(words.contains("Cannot reach the server at http://127.0.0.1:9/mcp"), "{words}");
+}
+
+#[wasm_bindgen_test]
+fn http_errors_carry_the_json_rpc_error_in_words() {
+    let body = r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated requests."}}"#;
+    let rpc = transport::rpc_error_in(body).expect("a JSON-RPC error");
+    assert_eq!(rpc.code, -32600);
+    let err = TransportError::Http {
+        status: 400,
+        rpc: Some(rpc),
+        body: body.into(),
+    };
+    let words = err.to_string();
+    assert!(words.contains("HTTP 400"), "{words}");
+    assert!(words.contains("no back-channel"), "{words}");
+}
