@@ -113,6 +113,9 @@ pub fn messages_from_body(
     body: &[u8],
 ) -> Result<Vec<String>, DriverError> {
     match body_kind(content_type) {
+        // The SDK answers notifications and answer POSTs with 202 and an empty
+        // `application/json` body: no message there.
+        BodyKind::Json if body.iter().all(u8::is_ascii_whitespace) => Ok(Vec::new()),
         BodyKind::Json => Ok(vec![String::from_utf8_lossy(body).into_owned()]),
         BodyKind::EventStream => {
             let mut stream = MessageStream::new();

@@ -30,7 +30,20 @@ pub struct UrlParams {
     pub mode: UrlMode,
     pub message: String,
     pub url: String,
+    /// The legacy era's id, matched by `notifications/elicitation/complete`.
+    /// The modern era (2026-07-28) sends no id (it has no completion
+    /// notification): then this is empty, and is left out when serialised.
+    /// Kept a `String` rather than an `Option` so existing callers keep working;
+    /// [`UrlParams::completion_id`] gives the optional view.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub elicitation_id: String,
+}
+
+impl UrlParams {
+    /// The id a completion notification will name, if the server gave one.
+    pub fn completion_id(&self) -> Option<&str> {
+        (!self.elicitation_id.is_empty()).then_some(self.elicitation_id.as_str())
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
