@@ -1,0 +1,113 @@
+// The core's JS API from Node.js, on the wasm-bindgen `--target nodejs` build that
+// tests/node/run.sh makes (its directory is passed in MCP_ELICIT_PKG).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const pkg = process.env.MCP_ELICIT_PKG;
+assert.ok(pkg, "set MCP_ELICIT_PKG to the wasm-bindgen nodejs package (tests/node/run.sh does)");
+const require = createRequire(import.meta.url);
+const { compileSchema, validateContent } = require(path.join(pkg, "mcp_elicit.js"));
+
+// What mcp==2.3.0 sends for the booking example (protocol.md transcript).
+const booking = {
+  properties: {
+    accept_alternative: { description: "Try another date?", title: "Accept Alternative", type: "boolean" },
+    date: { default: "2025-12-26", description: "Alternative date (YYYY-MM-DD)", title: "Date", type: "string" },
+  },
+  required: ["accept_alternative"],
+  title: "AlternativeDate",
+  type: "object",
+};
+
+test("compileSchema returns a plain form description in property order", () => {
+  const spec = compileSchema(booking);
+  assert.equal(Object.getPrototypeOf(spec), Object.prototype);
+  assert.deepEqual(spec, {
+    title: "AlternativeDate",
+    fields: [
+      { name: "accept_alternative", label: "Accept Alternative", description: "Try another date?", required: true, kind: "boolean" },
+      { name: "date", label: "Date", description: "Alternative date (YYYY-MM-DD)", required: false, default: "2025-12-26", kind: "string" },
+    ],
+  });
+});
+
+test("every enum shape compiles to options", () => {
+  const spec = compileSchema({
+    type: "object",
+    properties: {
+      a: { type: "string", enum: ["x", "y"] },
+      b: { type: "string", oneOf: [{ const: "x", title: "Ex" }] },
+      c: { type: "string", enum: ["x"], enumNames: ["Ex"] },
+      d: { type: "array", items: { type: "string", enum: ["x"] }, minItems: 1 },
+      e: { type: "array", items: { anyOf: [{ const: "x", title: "Ex" }] }, maxItems: 1 },
+    },
+  });
+  assert.deepEqual(spec.fields.map((f) => f.kind), ["select", "select", "select", "multiSelect", "multiSelect"]);
+  assert.deepEqual(spec.fields[1].options, [{ value: "x", title: "Ex" }]);
+  assert.equal(spec.fields[3].minItems, 1);
+});
+
+test("compileSchema throws an Error with the JSON pointer of the problem", () => {
+  const cases = [
+    [{ type: "object", properties: { address: { type: "object", properties: {} } } }, "/properties/address"],
+    [{ type: "object", properties: { a: { $ref: "#/$defs/A" } } }, "/properties/a/$ref"],
+    [{ type: "object", properties: { a: { type: ["string", "null"] } } }, "/properties/a/type"],
+    [{ type: "object", properties: { a: { type: "string", enum: [] } } }, "/properties/a/enum"],
+    [{ type: "object", properties: { a: { type: "integer", default: "1" } } }, "/properties/a/default"],
+    [[], ""],
+  ];
+  for (const [schema, path] of cases) {
+    assert.throws(
+      () => compileSchema(schema),
+      (e) => e instanceof Error && e.path === path && e.message.length > 10,
+      `expected a throw at ${path}`,
+    );
+  }
+});
+
+test("validateContent accepts typed content and returns it", () => {
+  const r = validateContent(booking, { accept_alternative: true, date: "2025-12-27" });
+  assert.deepEqual(r, { ok: true, content: { accept_alternative: true, date: "2025-12-27" } });
+});
+
+test("validateContent gives one error per failing field with stable codes", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      name: { type: "string", maxLength: 3 },
+      n: { type: "integer", minimum: 1 },
+      mail: { type: "string", format: "email" },
+      pick: { type: "array", items: { enum: ["a", "b"] }, maxItems: 1 },
+      must: { type: "boolean" },
+    },
+    required: ["must"],
+  };
+  const r = validateContent(schema, { name: "toolong", n: 0, mail: "nope", pick: ["a", "b"], zz: 1 });
+  assert.equal(r.ok, false);
+  assert.deepEqual(
+    r.errors.map((e) => [e.field, e.code]),
+    [["name", "maxLength"], ["n", "minimum"], ["mail", "format"], ["pick", "maxItems"], ["must", "required"], ["zz", "unknownField"]],
+  );
+  assert.equal(r.errors[0].message, "Must be at most 3 characters.");
+});
+
+test("validateContent throws for a refused schema", () => {
+  assert.throws(() => validateContent({ type: "object", properties: { a: { type: "object" } } }, {}), (e) => e.path === "/properties/a");
+});
+
+test("values that are not JSON never crash", () => {
+  for (const weird of [undefined, () => 1, Symbol("s"), 5n]) {
+    assert.throws(() => compileSchema(weird), (e) => e instanceof Error && e.path === "");
+    assert.equal(validateContent(booking, weird).ok, false);
+  }
+});
+
+test("the TypeScript declarations are precise", () => {
+  const dts = readFileSync(path.join(pkg, "mcp_elicit.d.ts"), "utf8");
+  assert.match(dts, /export function compileSchema\(requested_schema: JsonValue\): FormSpec;/);
+  assert.match(dts, /export function validateContent\(requested_schema: JsonValue, content: JsonValue\): ValidationResult;/);
+  assert.match(dts, /export type ErrorCode =/);
+});
