@@ -20,8 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 
-from conftest import CHROMEDRIVER, _chrome_options  # noqa: E402
-from harness import WWW, StaticServer  # noqa: E402
+from harness import CHROMEDRIVER, WWW, StaticServer, chrome_options  # noqa: E402
 
 
 def main() -> int:
@@ -37,7 +36,7 @@ def main() -> int:
         print("www/pkg has no .wasm: run scripts/build-www first", file=sys.stderr)
         return 2
     profile = tempfile.mkdtemp(prefix="mcp-elicit-bench-")
-    browser = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=_chrome_options(profile))
+    browser = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=chrome_options(profile))
     try:
         with StaticServer(WWW) as www:
             browser.get(f"{www.origin}/bench.html")
