@@ -167,3 +167,73 @@ fn incoming_round_trips_byte_exact_raw_parts() {
     let text = r#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}"#;
     assert_eq!(parse_message(text).unwrap().to_json().unwrap(), text);
 }
+
+mod never_panic {
+    use mcp_elicit::driver::legacy::{LegacyConfig, LegacySession};
+    use mcp_elicit::driver::modern::{ModernCall, ModernConfig, Original};
+    use mcp_elicit::wire::parse_message;
+    use proptest::prelude::*;
+
+    fn json_text() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("null".to_string()),
+            any::<bool>().prop_map(|b| b.to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            "[a-z/_]{0,8}".prop_map(|s| format!("{s:?}")),
+            Just("\"2.0\"".to_string()),
+            Just("\"input_required\"".to_string()),
+            Just("\"elicitation/create\"".to_string()),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            let key = prop_oneof![
+                Just("jsonrpc"),
+                Just("id"),
+                Just("method"),
+                Just("params"),
+                Just("result"),
+                Just("error"),
+                Just("code"),
+                Just("message"),
+                Just("data"),
+                Just("resultType"),
+                Just("inputRequests"),
+                Just("requestState"),
+                Just("mode"),
+                Just("url"),
+                Just("requestedSchema"),
+                Just("elicitationId"),
+                Just("k"),
+            ];
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|v| format!("[{}]", v.join(","))),
+                proptest::collection::vec((key, inner), 0..6).prop_map(|v| {
+                    let body: Vec<String> =
+                        v.into_iter().map(|(k, x)| format!("{k:?}:{x}")).collect();
+                    format!("{{{}}}", body.join(","))
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn random_messages_never_panic_the_classifier_or_the_machines(text in json_text()) {
+            let _ = parse_message(&text).map(|m| m.to_json());
+            let mut call = ModernCall::new(ModernConfig::default(), Original::ReadResource { uri: "u".into() }, 1);
+            let _ = call.request();
+            let _ = call.on_message(&text);
+            let _ = call.on_message(&format!(r#"{{"jsonrpc":"2.0","id":1,"result":{text}}}"#));
+            let mut s = LegacySession::new(LegacyConfig::default());
+            let _ = s.initialize_request();
+            let _ = s.on_message(&text);
+            let _ = s.on_message(&format!(r#"{{"jsonrpc":"2.0","id":0,"result":{text}}}"#));
+            let _ = s.on_message(&format!(r#"{{"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{text}}}"#));
+        }
+
+        #[test]
+        fn random_bytes_never_panic_the_classifier(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = parse_message(&String::from_utf8_lossy(&bytes));
+        }
+    }
+}
