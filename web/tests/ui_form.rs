@@ -1,0 +1,412 @@
+//! Form mode in a real browser: every field kind and enum shape renders as the DOM contract
+//! says, defaults are pre-filled, invalid answers are blocked with their message, and each
+//! way of answering yields the right, correctly typed `ElicitResult`.
+
+mod ui_support;
+
+use leptos::prelude::*;
+use mcp_elicit::wire::ElicitAction;
+use mcp_elicit_web::components::{ElicitationView, SendStatus};
+use serde_json::json;
+use ui_support::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn every_kind() -> serde_json::Value {
+    json!({
+        "message": "Tell us about you",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "title": "Your name", "description": "As on your card", "minLength": 2},
+                "email": {"type": "string", "format": "email"},
+                "site": {"type": "string", "format": "uri"},
+                "day": {"type": "string", "format": "date"},
+                "when": {"type": "string", "format": "date-time"},
+                "ratio": {"type": "number", "minimum": 0, "maximum": 1},
+                "guests": {"type": "integer", "minimum": 1, "maximum": 12},
+                "agree": {"type": "boolean", "title": "I agree"},
+                "color": {"type": "string", "enum": ["red", "green"]},
+                "size": {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]},
+                "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["Option A", "Option B"]},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["x", "y", "z"]}},
+                "langs": {"type": "array", "title": "Languages", "items": {"anyOf": [{"const": "en", "title": "English"}, {"const": "fr", "title": "French"}]}}
+            },
+            "required": ["name", "guests", "size"]
+        }
+    })
+}
+
+fn mount_form(p: serde_json::Value, answers: &Answers) -> (web_sys::HtmlElement, Handle) {
+    let cb = answers.callback();
+    mount(move || view! { <ElicitationView key="q1" params=params(p) on_answer=cb /> }.into_any())
+}
+
+#[wasm_bindgen_test]
+async fn every_field_kind_renders_per_contract() {
+    let answers = Answers::default();
+    let (root, _h) = mount_form(every_kind(), &answers);
+    let c = q(&root, "[data-elicitation]");
+    assert_eq!(c.get_attribute("data-elicitation").as_deref(), Some("q1"));
+    assert_eq!(c.get_attribute("data-mode").as_deref(), Some("form"));
+    assert!(c
+        .text_content()
+        .unwrap_or_default()
+        .contains("Tell us about you"));
+
+    for (name, ty) in [
+        ("name", "text"),
+        ("email", "email"),
+        ("site", "url"),
+        ("day", "date"),
+        ("when", "datetime-local"),
+        ("ratio", "number"),
+        ("guests", "number"),
+        ("agree", "checkbox"),
+    ] {
+        let el = control(&root, name);
+        assert_eq!(el.tag_name(), "INPUT", "{name}");
+        assert_eq!(el.get_attribute("type").as_deref(), Some(ty), "{name}");
+    }
+    // Label: the title, else the property name.
+    let name = control(&root, "name");
+    assert_eq!(label_of(&root, &name.id()), "Your name");
+    assert_eq!(label_of(&root, &control(&root, "email").id()), "email");
+    assert_eq!(label_of(&root, &control(&root, "agree").id()), "I agree");
+    // Description through aria-describedby.
+    assert_eq!(described_by(&name), vec!["As on your card".to_owned()]);
+    // Required marks.
+    for req in ["name", "guests", "size"] {
+        let el = control(&root, req);
+        assert!(el.has_attribute("required"), "{req} required");
+        assert_eq!(
+            el.get_attribute("aria-required").as_deref(),
+            Some("true"),
+            "{req}"
+        );
+    }
+    assert!(!control(&root, "email").has_attribute("required"));
+    assert!(control(&root, "email")
+        .get_attribute("aria-required")
+        .is_none());
+
+    // Single-select enums, all three wire shapes: titles shown, values carried.
+    for (name, pairs) in [
+        ("color", vec![("red", "red"), ("green", "green")]),
+        ("size", vec![("s", "Small"), ("l", "Large")]),
+        ("legacy", vec![("a", "Option A"), ("b", "Option B")]),
+    ] {
+        let sel = control(&root, name);
+        assert_eq!(sel.tag_name(), "SELECT", "{name}");
+        let opts: Vec<(String, String)> = q_all(&sel, "option")
+            .into_iter()
+            .filter(|o| o.get_attribute("value").as_deref() != Some(""))
+            .map(|o| {
+                (
+                    o.get_attribute("value").unwrap_or_default(),
+                    o.text_content().unwrap_or_default(),
+                )
+            })
+            .collect();
+        let want: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(v, t)| (v.to_string(), t.to_string()))
+            .collect();
+        assert_eq!(opts, want, "{name}");
+    }
+
+    // Multi-select enums: a fieldset whose legend is the label, checkboxes labelled by title.
+    for (name, legend, titles) in [
+        ("tags", "tags", vec!["x", "y", "z"]),
+        ("langs", "Languages", vec!["English", "French"]),
+    ] {
+        let boxes = q_all(&root, &format!("input[type=checkbox][name=\"{name}\"]"));
+        assert_eq!(boxes.len(), titles.len(), "{name}");
+        let fs = boxes[0]
+            .closest("fieldset")
+            .expect("closest")
+            .expect("in a fieldset");
+        let leg = q(&fs, "legend").text_content().unwrap_or_default();
+        assert_eq!(leg.trim().trim_end_matches('*').trim(), legend);
+        let labels: Vec<String> = boxes.iter().map(|b| label_of(&root, &b.id())).collect();
+        assert_eq!(labels, titles);
+    }
+    assert_eq!(button_names(&root), vec!["Submit", "Decline", "Cancel"]);
+    assert!(answers.all().is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn defaults_are_prefilled_and_first_field_focused() {
+    let answers = Answers::default();
+    let (root, _h) = mount_form(
+        json!({
+            "message": "Book",
+            "requestedSchema": {"type": "object", "properties": {
+                "party": {"type": "string", "default": "Ada"},
+                "guests": {"type": "integer", "default": 2},
+                "outdoor": {"type": "boolean", "default": true},
+                "size": {"type": "string", "enum": ["s", "m", "l"], "default": "m"},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["x", "y"]}, "default": ["y"]},
+                "day": {"type": "string", "format": "date", "default": "2025-12-27"}
+            }}
+        }),
+        &answers,
+    );
+    tick().await;
+    assert_eq!(input(&root, "party").value(), "Ada");
+    assert_eq!(input(&root, "guests").value(), "2");
+    assert!(input(&root, "outdoor").checked());
+    let size = control(&root, "size")
+        .dyn_into::<web_sys::HtmlSelectElement>()
+        .expect("select");
+    assert_eq!(size.value(), "m");
+    let tags = q_all(&root, "input[name=tags]");
+    let checked: Vec<bool> = tags
+        .iter()
+        .map(|t| {
+            t.clone()
+                .dyn_into::<web_sys::HtmlInputElement>()
+                .expect("input")
+                .checked()
+        })
+        .collect();
+    assert_eq!(checked, vec![false, true]);
+    assert_eq!(input(&root, "day").value(), "2025-12-27");
+
+    let active = doc().active_element().expect("something focused");
+    assert_eq!(active.get_attribute("name").as_deref(), Some("party"));
+
+    // Submitting untouched defaults sends them, typed.
+    button(&root, "Submit").click();
+    assert_eq!(
+        wire(&answers.only()),
+        json!({"action": "accept", "content": {
+            "party": "Ada", "guests": 2, "outdoor": true, "size": "m", "tags": ["y"], "day": "2025-12-27"
+        }})
+    );
+}
+
+#[wasm_bindgen_test]
+async fn invalid_answer_is_blocked_with_its_message() {
+    let answers = Answers::default();
+    let (root, _h) = mount_form(every_kind(), &answers);
+    // Required name missing, guests out of range, bad email.
+    type_into(&input(&root, "guests"), "40");
+    type_into(&input(&root, "email"), "not-an-email");
+    button(&root, "Submit").click();
+    tick().await;
+    assert!(answers.all().is_empty(), "nothing is sent while invalid");
+    for name in ["name", "guests", "email", "size"] {
+        let el = control(&root, name);
+        assert_eq!(
+            el.get_attribute("aria-invalid").as_deref(),
+            Some("true"),
+            "{name}"
+        );
+        let texts = described_by(&el);
+        assert!(
+            texts.iter().any(|t| !t.trim().is_empty()),
+            "{name} has a message linked by aria-describedby: {texts:?}"
+        );
+    }
+    // The description stays linked alongside the message.
+    assert!(described_by(&control(&root, "name")).contains(&"As on your card".to_owned()));
+    // Focus moved to the first invalid field.
+    let active = doc().active_element().expect("focused");
+    assert_eq!(active.get_attribute("name").as_deref(), Some("name"));
+
+    // Enter also refuses to send while invalid.
+    key(&input(&root, "guests"), "Enter");
+    assert!(answers.all().is_empty());
+
+    // Fix everything: messages go, the answer is sent.
+    type_into(&input(&root, "name"), "Ada");
+    type_into(&input(&root, "guests"), "4");
+    type_into(&input(&root, "email"), "ada@example.com");
+    choose(&root, "size", "l");
+    tick().await;
+    for name in ["name", "guests", "email", "size"] {
+        assert!(
+            control(&root, name).get_attribute("aria-invalid").is_none(),
+            "{name} valid now"
+        );
+    }
+    button(&root, "Submit").click();
+    let r = answers.only();
+    assert_eq!(r.action, ElicitAction::Accept);
+}
+
+#[wasm_bindgen_test]
+async fn a_field_is_checked_on_change() {
+    let answers = Answers::default();
+    let (root, _h) = mount_form(every_kind(), &answers);
+    let name = input(&root, "name");
+    type_into(&name, "A");
+    tick().await;
+    assert_eq!(
+        name.get_attribute("aria-invalid").as_deref(),
+        Some("true"),
+        "minLength 2"
+    );
+    type_into(&name, "Ab");
+    tick().await;
+    assert!(name.get_attribute("aria-invalid").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn submit_sends_exactly_the_typed_content() {
+    let answers = Answers::default();
+    let (root, _h) = mount_form(every_kind(), &answers);
+    type_into(&input(&root, "name"), "Ada");
+    type_into(&input(&root, "ratio"), "0.5");
+    type_into(&input(&root, "guests"), "3");
+    click(&input(&root, "agree"));
+    choose(&root, "size", "s");
+    choose(&root, "legacy", "b");
+    // Tick z then x: the answer keeps the schema's order.
+    let tags = q_all(&root, "input[name=tags]");
+    click(&tags[2]);
+    click(&tags[0]);
+    button(&root, "Submit").click();
+    // Optional fields left empty (email, site, day, when, color, langs) are left out;
+    // an untouched optional multi-select answers an empty list (see the core's rules).
+    let got = wire(&answers.only());
+    assert_eq!(got["action"], json!("accept"));
+    let content = got["content"].as_object().expect("content object");
+    assert_eq!(content.get("name"), Some(&json!("Ada")));
+    assert_eq!(content.get("ratio"), Some(&json!(0.5)));
+    assert_eq!(content.get("guests"), Some(&json!(3)));
+    assert!(
+        content.get("guests").and_then(|v| v.as_i64()).is_some(),
+        "integer as a JSON integer"
+    );
+    assert_eq!(content.get("agree"), Some(&json!(true)));
+    assert_eq!(content.get("size"), Some(&json!("s")));
+    assert_eq!(content.get("legacy"), Some(&json!("b")));
+    assert_eq!(content.get("tags"), Some(&json!(["x", "z"])));
+    for absent in ["email", "site", "day", "when", "color"] {
+        assert!(content.get(absent).is_none(), "{absent} left out: {got}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn decline_and_cancel_buttons() {
+    for (name, action) in [("Decline", "decline"), ("Cancel", "cancel")] {
+        let answers = Answers::default();
+        let (root, _h) = mount_form(every_kind(), &answers);
+        button(&root, name).click();
+        assert_eq!(wire(&answers.only()), json!({"action": action}));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn enter_submits_and_escape_cancels() {
+    let schema = json!({"message": "m", "requestedSchema": {"type": "object", "properties": {
+        "n": {"type": "integer"}, "ok": {"type": "boolean"}}, "required": ["n"]}});
+
+    let answers = Answers::default();
+    let (root, _h) = mount_form(schema.clone(), &answers);
+    type_into(&input(&root, "n"), "7");
+    // Enter from a checkbox submits too (browsers would not on their own).
+    key(&input(&root, "ok"), "Enter");
+    assert_eq!(
+        wire(&answers.only()),
+        json!({"action": "accept", "content": {"n": 7, "ok": false}})
+    );
+
+    let answers = Answers::default();
+    let (root, _h2) = mount_form(schema, &answers);
+    key(&input(&root, "n"), "Escape");
+    assert_eq!(wire(&answers.only()), json!({"action": "cancel"}));
+}
+
+#[wasm_bindgen_test]
+async fn server_text_is_text_never_html() {
+    let answers = Answers::default();
+    let evil = "<img src=x onerror=\"window.__pwned=1\"><b>bold</b>";
+    let (root, _h) = mount_form(
+        json!({"message": evil, "requestedSchema": {"type": "object", "properties": {
+            "a": {"type": "string", "title": evil, "description": evil},
+            "b": {"type": "string", "enum": ["<img src=x>"]}
+        }}}),
+        &answers,
+    );
+    tick().await;
+    assert!(q_opt(&root, "img").is_none(), "no img element");
+    assert!(q_opt(&root, "b").is_none(), "no b element");
+    let text = q(&root, ".mce-message").text_content().unwrap_or_default();
+    assert_eq!(text, evil);
+    assert_eq!(label_of(&root, &control(&root, "a").id()), evil);
+    let flag =
+        js_sys::Reflect::get(&web_sys::window().expect("window"), &"__pwned".into()).expect("get");
+    assert!(flag.is_undefined());
+}
+
+#[wasm_bindgen_test]
+async fn refused_schema_offers_only_decline_and_cancel() {
+    let answers = Answers::default();
+    let (root, _h) = mount_form(
+        json!({"message": "m", "requestedSchema": {"type": "object", "properties": {
+            "address": {"type": "object", "properties": {"street": {"type": "string"}}}
+        }}}),
+        &answers,
+    );
+    let alert = q(&root, "[role=alert]");
+    let text = alert.text_content().unwrap_or_default();
+    assert!(
+        text.contains("/properties/address"),
+        "the error names the part: {text}"
+    );
+    assert!(text.len() > 40, "the error says what is wrong: {text}");
+    assert_eq!(button_names(&root), vec!["Decline", "Cancel"]);
+    assert!(q_opt(&root, "input").is_none());
+    button(&root, "Decline").click();
+    assert_eq!(wire(&answers.only()), json!({"action": "decline"}));
+}
+
+#[wasm_bindgen_test]
+async fn failed_send_keeps_the_answer_and_allows_resend() {
+    let answers = Answers::default();
+    let status = RwSignal::new(SendStatus::Idle);
+    let cb = answers.callback();
+    let (root, _h) = mount(move || {
+        view! {
+            <ElicitationView
+                key="7"
+                params=params(json!({"message": "m", "requestedSchema": {"type": "object", "properties": {
+                    "who": {"type": "string"}}, "required": ["who"]}}))
+                on_answer=cb
+                status=status
+            />
+        }
+        .into_any()
+    });
+    type_into(&input(&root, "who"), "Grace");
+    button(&root, "Submit").click();
+    assert_eq!(answers.all().len(), 1);
+    status.set(SendStatus::Sending);
+    tick().await;
+    let c = q(&root, "[data-elicitation]");
+    assert_eq!(c.get_attribute("data-state").as_deref(), Some("sending"));
+    assert!(input(&root, "who").disabled());
+    status.set(SendStatus::Failed("the server did not answer".into()));
+    tick().await;
+    assert_eq!(c.get_attribute("data-state").as_deref(), Some("failed"));
+    let alert = q(&root, "[role=alert]").text_content().unwrap_or_default();
+    assert!(alert.contains("the server did not answer"), "{alert}");
+    assert_eq!(input(&root, "who").value(), "Grace", "typed value kept");
+    assert!(!input(&root, "who").disabled());
+    button(&root, "Submit").click();
+    let all = answers.all();
+    assert_eq!(all.len(), 2, "resent");
+    assert_eq!(
+        wire(&all[1]),
+        json!({"action": "accept", "content": {"who": "Grace"}})
+    );
+    status.set(SendStatus::Sent);
+    tick().await;
+    assert_eq!(c.get_attribute("data-state").as_deref(), Some("answered"));
+    assert!(q_opt(&root, "[role=alert]").is_none());
+}
