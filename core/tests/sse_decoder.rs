@@ -2,7 +2,6 @@
 //! stream into chunks decodes exactly like the whole stream.
 
 use mcp_elicit::sse::{SseDecoder, SseError, SseEvent};
-use proptest::prelude::*;
 
 fn decode_all(chunks: &[&[u8]]) -> Result<Vec<SseEvent>, SseError> {
     let mut d = SseDecoder::new();
@@ -130,66 +129,74 @@ fn real_sdk_stream() {
     assert!(events[1].data.contains("\"result\""));
 }
 
-fn line_strategy() -> impl Strategy<Value = String> {
-    prop_oneof![
-        "data: [a-z\u{e9}\u{1F600} :]{0,12}".prop_map(|s| s),
-        "event: [a-z]{1,6}".prop_map(|s| s),
-        "id: [0-9a-z]{0,4}".prop_map(|s| s),
-        "retry: [0-9]{1,4}".prop_map(|s| s),
-        ": [a-z ]{0,8}".prop_map(|s| s),
-        Just(String::new()),
-    ]
-}
+/// Property tests (proptest is a native-only dev-dependency).
+#[cfg(not(target_arch = "wasm32"))]
+mod split_properties {
+    use super::decode_all;
+    use mcp_elicit::sse::SseDecoder;
+    use proptest::prelude::*;
 
-fn stream_strategy() -> impl Strategy<Value = Vec<u8>> {
-    (
-        proptest::collection::vec(line_strategy(), 0..24),
-        proptest::collection::vec(0usize..3, 24),
-    )
-        .prop_map(|(lines, ends)| {
-            let mut out = Vec::new();
-            for (i, line) in lines.iter().enumerate() {
-                out.extend_from_slice(line.as_bytes());
-                let end: &[u8] = match ends.get(i).copied().unwrap_or(0) {
-                    0 => b"\n",
-                    1 => b"\r",
-                    _ => b"\r\n",
-                };
-                out.extend_from_slice(end);
+    fn line_strategy() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "data: [a-z\u{e9}\u{1F600} :]{0,12}".prop_map(|s| s),
+            "event: [a-z]{1,6}".prop_map(|s| s),
+            "id: [0-9a-z]{0,4}".prop_map(|s| s),
+            "retry: [0-9]{1,4}".prop_map(|s| s),
+            ": [a-z ]{0,8}".prop_map(|s| s),
+            Just(String::new()),
+        ]
+    }
+
+    fn stream_strategy() -> impl Strategy<Value = Vec<u8>> {
+        (
+            proptest::collection::vec(line_strategy(), 0..24),
+            proptest::collection::vec(0usize..3, 24),
+        )
+            .prop_map(|(lines, ends)| {
+                let mut out = Vec::new();
+                for (i, line) in lines.iter().enumerate() {
+                    out.extend_from_slice(line.as_bytes());
+                    let end: &[u8] = match ends.get(i).copied().unwrap_or(0) {
+                        0 => b"\n",
+                        1 => b"\r",
+                        _ => b"\r\n",
+                    };
+                    out.extend_from_slice(end);
+                }
+                out
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn any_split_decodes_the_same(stream in stream_strategy(), cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..8)) {
+            let whole = decode_all(&[&stream]).unwrap();
+            let mut points: Vec<usize> = cuts.iter().map(|c| c.index(stream.len() + 1)).collect();
+            points.sort_unstable();
+            let mut chunks: Vec<&[u8]> = Vec::new();
+            let mut start = 0;
+            for p in points {
+                chunks.push(&stream[start..p]);
+                start = p;
             }
-            out
-        })
-}
-
-proptest! {
-    #[test]
-    fn any_split_decodes_the_same(stream in stream_strategy(), cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..8)) {
-        let whole = decode_all(&[&stream]).unwrap();
-        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(stream.len() + 1)).collect();
-        points.sort_unstable();
-        let mut chunks: Vec<&[u8]> = Vec::new();
-        let mut start = 0;
-        for p in points {
-            chunks.push(&stream[start..p]);
-            start = p;
+            chunks.push(&stream[start..]);
+            prop_assert_eq!(decode_all(&chunks).unwrap(), whole);
         }
-        chunks.push(&stream[start..]);
-        prop_assert_eq!(decode_all(&chunks).unwrap(), whole);
-    }
 
-    #[test]
-    fn byte_at_a_time_decodes_the_same(stream in stream_strategy()) {
-        let whole = decode_all(&[&stream]).unwrap();
-        let singles: Vec<&[u8]> = stream.chunks(1).collect();
-        prop_assert_eq!(decode_all(&singles).unwrap(), whole);
-    }
+        #[test]
+        fn byte_at_a_time_decodes_the_same(stream in stream_strategy()) {
+            let whole = decode_all(&[&stream]).unwrap();
+            let singles: Vec<&[u8]> = stream.chunks(1).collect();
+            prop_assert_eq!(decode_all(&singles).unwrap(), whole);
+        }
 
-    #[test]
-    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256), cut in any::<prop::sample::Index>()) {
-        let mut d = SseDecoder::with_limit(128);
-        let (a, b) = bytes.split_at(cut.index(bytes.len() + 1));
-        let _ = d.feed(a);
-        let _ = d.feed(b);
-        let _ = d.finish();
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256), cut in any::<prop::sample::Index>()) {
+            let mut d = SseDecoder::with_limit(128);
+            let (a, b) = bytes.split_at(cut.index(bytes.len() + 1));
+            let _ = d.feed(a);
+            let _ = d.feed(b);
+            let _ = d.finish();
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! Every SSE body the real server sent (the recorded transcripts), split at
 //! every byte position, decodes to the same JSON-RPC messages as when read whole.
+// Native only: it reads the fixtures from disk; `wire_wasm.rs` runs the same machines in Chromium.
+#![cfg(not(target_arch = "wasm32"))]
 
 use mcp_elicit::driver::http::{messages_from_body, MessageStream};
 use serde_json::Value;

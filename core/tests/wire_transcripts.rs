@@ -4,6 +4,8 @@
 //! (`requestState` byte-identical), and the modern, legacy and era state
 //! machines, run over the recorded exchanges, produce exactly the recorded
 //! requests and reach the recorded outcomes.
+// Native only: it reads the fixtures from disk; `wire_wasm.rs` runs the same machines in Chromium.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -168,6 +168,8 @@ fn incoming_round_trips_byte_exact_raw_parts() {
     assert_eq!(parse_message(text).unwrap().to_json().unwrap(), text);
 }
 
+/// proptest is a native-only dev-dependency.
+#[cfg(not(target_arch = "wasm32"))]
 mod never_panic {
     use mcp_elicit::driver::legacy::{LegacyConfig, LegacySession};
     use mcp_elicit::driver::modern::{ModernCall, ModernConfig, Original};
