@@ -337,6 +337,10 @@ fn modern_driver_replays_the_recorded_flows() {
         panic!()
     };
     assert!(t.starts_with("accepted destination="), "{t}");
+    let Outcome::Text(t) = run_modern("modern_all_fields") else {
+        panic!()
+    };
+    assert!(t.starts_with("accepted {\"age\": 0,"), "{t}");
     for (name, code) in [
         ("modern_book_table_no_back_channel", -32600),
         ("modern_missing_capability", -32021),
@@ -545,6 +549,79 @@ fn legacy_session_runs_the_recorded_session() {
         ]
     );
     assert!(log[5].starts_with("accepted destination="), "{}", log[5]);
+}
+
+#[test]
+fn legacy_more_flows_run() {
+    let log = run_legacy("legacy_more_flows");
+    assert_eq!(log.len(), 6, "{log:?}");
+    assert!(log[1].starts_with("accepted {\"age\": 0,"), "{}", log[1]);
+    assert_eq!(
+        log[2..],
+        [
+            "account ada on free plan, newsletter=false",
+            "stopped after 3 answers: cancel",
+            "cancelled: folder not deleted",
+            "closed",
+        ]
+    );
+}
+
+/// Every schema the server asked with compiles, and every answer the
+/// recording sent to it validates: the wire, the schema compiler and the
+/// validator agree with the real SDK.
+#[test]
+fn recorded_schemas_compile_and_recorded_answers_validate() {
+    let mut checked = 0;
+    for name in all_fixtures() {
+        let mut asked: HashMap<String, mcp_elicit::schema::FormSpec> = HashMap::new();
+        for e in load(&name) {
+            // Answers: legacy answer bodies (by server request id) and modern inputResponses (by key).
+            if let Some(b) = e.body.as_deref().map(json) {
+                let mut answers: Vec<(String, Value)> = Vec::new();
+                if b.get("method").is_none() {
+                    answers.push((b["id"].to_string(), b["result"].clone()));
+                } else if let Some(r) = b["params"]["inputResponses"].as_object() {
+                    answers.extend(r.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                for (key, answer) in answers {
+                    if let (Some(spec), Some(content)) = (asked.get(&key), answer.get("content")) {
+                        mcp_elicit::validate::validate_content(spec, content)
+                            .unwrap_or_else(|errs| panic!("{name}: {key}: {errs:?}"));
+                        checked += 1;
+                    }
+                }
+            }
+            for text in response_messages(&e) {
+                let mut found: Vec<(String, ElicitRequestParams)> = Vec::new();
+                match parse_message(&text).unwrap() {
+                    Incoming::Request { id, method, params } if method == "elicitation/create" => {
+                        let p = from_raw(params.as_deref().unwrap(), "params").unwrap();
+                        found.push((serde_json::to_string(&id).unwrap(), p));
+                    }
+                    Incoming::Response { result, .. } => {
+                        if let Ok(ModernResult::InputRequired(ir)) = ModernResult::classify(result)
+                        {
+                            for (k, r) in ir.input_requests.unwrap_or_default() {
+                                if let mcp_elicit::wire::InputRequest::Elicit(p) = r {
+                                    found.push((k, p));
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                for (key, p) in found {
+                    if let ElicitRequestParams::Form(f) = p {
+                        let spec = mcp_elicit::schema::compile(&f.requested_schema)
+                            .unwrap_or_else(|e| panic!("{name}: {key}: {e:?}"));
+                        asked.insert(key, spec);
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 15, "only {checked} answers checked");
 }
 
 #[test]

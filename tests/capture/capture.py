@@ -136,11 +136,16 @@ def messages(body: str, content_type: str) -> list[dict[str, Any]]:
 
 
 def auto_content(schema: dict[str, Any]) -> dict[str, Any]:
-    """A valid answer to a flat form schema: defaults, else the first choice / a plain value."""
+    """A valid answer to a flat form schema, the way a user who changes nothing answers:
+    defaults kept, required fields filled with the first choice / a plain value, other
+    optional fields left empty (and so left out)."""
     content: dict[str, Any] = {}
+    required = set(schema.get("required") or [])
     for name, prop in (schema.get("properties") or {}).items():
         if "default" in prop:
             content[name] = prop["default"]
+            continue
+        if name not in required:
             continue
         kind = prop.get("type")
         if "enum" in prop:
@@ -263,6 +268,7 @@ def modern_flows(port: int, tools: dict[str, Any]) -> dict[str, Recorder]:
         {},
         lambda r, reqs: answer_all(reqs, "accept" if r < 3 else "decline"),
     )
+    modern_call(flows.setdefault("modern_all_fields", Recorder(port)), "all_fields", {}, plain("accept"))
     modern_call(flows.setdefault("modern_book_table_no_back_channel", Recorder(port)), "book_table", {"date": "2025-12-25", "party_size": 2}, plain("accept"))
     modern_call(
         flows.setdefault("modern_missing_capability", Recorder(port)),
@@ -365,6 +371,21 @@ def legacy_flows(port: int) -> dict[str, Recorder]:
     reader.join(timeout=10)
     stop.set()
     client.call("open_vault", {"vault": "v1"})
+    client.rec.send("DELETE", client.headers(), None)
+
+    rec = flows.setdefault("legacy_more_flows", Recorder(port))
+    client = LegacyClient(rec)
+    client.initialize()
+    client.call("all_fields", {}, accept_with())
+    client.call("setup_account", {}, accept_with())
+    asked = {"n": 0}
+
+    def three_then_cancel(params: dict[str, Any]) -> dict[str, Any]:
+        asked["n"] += 1
+        return accept_with()(params) if asked["n"] <= 3 else {"action": "cancel"}
+
+    client.call("endless_questions", {}, three_then_cancel)
+    client.call("delete_folder", {"path": "/tmp/project"}, lambda _p: {"action": "cancel"})
     client.rec.send("DELETE", client.headers(), None)
 
     rec = flows.setdefault("legacy_session_expired", Recorder(port))
