@@ -136,3 +136,30 @@ fn a_handshake_32022_naming_our_modern_version_reprobes() {
     };
     assert_eq!(after_handshake_error(&e), None);
 }
+
+#[test]
+fn the_whole_answer_decides() {
+    use mcp_elicit::driver::era::decide;
+    let ok = br#"{"jsonrpc":"2.0","id":0,"result":{"supportedVersions":["2026-07-28"],"capabilities":{}}}"#;
+    assert!(matches!(
+        decide(V, &id(), 200, Some("application/json"), ok),
+        EraDecision::Modern { .. }
+    ));
+    let sse = b"event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\r\n\r\nevent: message\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"supportedVersions\":[\"2026-07-28\"]}}\r\n\r\n";
+    assert!(matches!(
+        decide(V, &id(), 200, Some("text/event-stream"), sse),
+        EraDecision::Modern { .. }
+    ));
+    assert!(matches!(
+        decide(V, &id(), 200, Some("text/html"), b"<html>"),
+        EraDecision::Legacy { .. }
+    ));
+    assert!(matches!(
+        decide(V, &id(), 202, None, b""),
+        EraDecision::Legacy { .. }
+    ));
+    assert!(matches!(
+        decide(V, &id(), 405, None, b""),
+        EraDecision::Legacy { .. }
+    ));
+}

@@ -194,3 +194,27 @@ pub fn after_handshake_error(error: &ErrorObject) -> Option<String> {
         .and_then(mutual_modern)
         .map(str::to_string)
 }
+
+/// The whole decision from the probe's complete HTTP answer: status,
+/// `Content-Type` and body. This is the one call a client needs when it reads
+/// the probe's body in full (it is small).
+pub fn decide(
+    probed: &str,
+    id: &RequestId,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> EraDecision {
+    if !(200..300).contains(&status) {
+        return decide_from_http_failure(probed, status, content_type, body);
+    }
+    match messages_from_body(content_type, body) {
+        Ok(texts) => texts
+            .iter()
+            .find_map(|t| decide_from_message(probed, id, t))
+            .unwrap_or_else(decide_without_answer),
+        Err(e) => EraDecision::Legacy {
+            reason: e.to_string(),
+        },
+    }
+}
