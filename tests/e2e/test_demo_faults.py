@@ -48,7 +48,11 @@ def test_legacy_server_down_during_pending_elicitation(driver: Any, app_url: Any
     set_checkbox(form, "Accept Alternative", True)
     set_text(form, "Date", "2025-12-28")
     server.stop()
-    wait_text(driver, "[data-testid=app-error][role=alert]", "broke")
+    wait_for(
+        driver,
+        lambda d: d.find_element("css selector", "[data-testid=app-error][role=alert]").text.strip(),
+        "an error about the lost call",
+    )
     button(form, "Submit").click()
     wait_for(driver, lambda d: form.find_elements("css selector", "[role=alert]"), "an error on the card")
     assert control_by_label(form, "Date").get_attribute("value") == "2025-12-28"

@@ -51,6 +51,21 @@ def card(driver: Any, mode: str | None = None, text: str | None = None) -> Any:
     return wait_for(driver, found, f"an elicitation {selector} containing {text!r}")
 
 
+def press(driver: Any, text: str, name: str, mode: str = "form") -> None:
+    """Presses button `name` in the card containing `text`, finding the card afresh if the
+    page re-rendered it between lookup and click."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def pressed(d: Any) -> bool:
+        try:
+            button(card(d, mode, text), name).click()
+            return True
+        except StaleElementReferenceException:
+            return False
+
+    wait_for(driver, pressed, f"a {name!r} button in the card {text!r}")
+
+
 def result_text(driver: Any, expected: str) -> Any:
     """Waits until the tool result shows `expected`; returns the result element."""
     element = wait_text(driver, "[data-testid=tool-result]", expected)
@@ -63,12 +78,11 @@ def app_error(driver: Any, text: str) -> Any:
     return wait_text(driver, "[data-testid=app-error][role=alert]", text)
 
 
-def call_from_form(driver: Any, tool: str, args: dict[str, Any]) -> None:
-    """Types `args` into the tool's arguments editor and presses Call tool."""
-    form = wait_css(driver, f"form[data-tool={tool}]")
-    editor = control_by_label(form, f"Arguments for {tool} (JSON)")
-    editor.clear()
-    editor.send_keys(json.dumps(args))
+def call_from_form(driver: Any, tool: str, fields: dict[str, str]) -> None:
+    """Fills the tool's generated form (`fields`: label -> text) and presses Call tool."""
+    form = wait_css(driver, f"[data-tool={tool}]")
+    for label, text in fields.items():
+        set_text(form, label, text)
     button(form, "Call tool").click()
 
 
@@ -157,7 +171,7 @@ def test_legacy_url_flow_opens_tab_and_completes(driver: Any, app_url: Any, demo
     wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
     result_text(driver, "Complete the payment in your browser.")
     assert url_card.get_attribute("data-state") == "waiting"
-    call_from_form(driver, "confirm_deposit", {"booking_id": "b1"})
+    call_from_form(driver, "confirm_deposit", {"Booking Id": "b1"})
     result_text(driver, "Deposit deposit-b1 confirmed.")
     wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
 
@@ -190,10 +204,14 @@ def test_legacy_url_elicitation_required_then_retry(driver: Any, app_url: Any, d
     app_error(driver, "open_vault")
     url_card = card(driver, "url", "Sign in to open vault v1.")
     assert "https://vault.example.com/unlock/v1" in url_card.text
-    call_from_form(driver, "unlock_vault", {"vault": "v1"})
+    before = set(driver.window_handles)
+    button(url_card, "Open in new tab").click()
+    wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
+    wait_css(driver, "[data-elicitation][data-mode=url][data-state=waiting]")
+    call_from_form(driver, "unlock_vault", {"Vault": "v1"})
     result_text(driver, "Vault v1 unlocked.")
     wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
-    call_from_form(driver, "open_vault", {"vault": "v1"})
+    call_from_form(driver, "open_vault", {"Vault": "v1"})
     result_text(driver, "Vault v1 opened.")
 
 
@@ -221,7 +239,7 @@ def test_modern_round_with_several_questions(driver: Any, app_url: Any, demo_ser
 def test_three_round_chain(driver: Any, app_url: Any, demo_server: Any, protocol: str) -> None:
     open_app(driver, app_url, demo_server, protocol, "setup_account", {})
     set_text(card(driver, "form", "Step 1 of 3"), "Username", "alice")
-    button(card(driver, "form", "Step 1 of 3"), "Submit").click()
+    press(driver, "Step 1 of 3", "Submit")
     step2 = card(driver, "form", "Step 2 of 3: which plan for alice?")
     button(step2, "Submit").click()
     step3 = card(driver, "form", "Step 3 of 3: newsletter for the free plan?")
@@ -233,8 +251,7 @@ def test_three_round_chain(driver: Any, app_url: Any, demo_server: Any, protocol
 def test_modern_endless_questions_hit_the_round_bound(driver: Any, app_url: Any, demo_server: Any) -> None:
     open_app(driver, app_url, demo_server, MODERN, "endless_questions", {})
     for n in range(1, 11):
-        question = card(driver, "form", f"Question {n}: shall I ask again?")
-        button(question, "Submit").click()
+        press(driver, f"Question {n}: shall I ask again?", "Submit")
     alert = app_error(driver, "stopped after 10 rounds")
     assert "endless_questions" in alert.text
 
@@ -242,8 +259,8 @@ def test_modern_endless_questions_hit_the_round_bound(driver: Any, app_url: Any,
 def test_legacy_endless_questions_until_cancel(driver: Any, app_url: Any, demo_server: Any) -> None:
     open_app(driver, app_url, demo_server, LEGACY, "endless_questions", {})
     for n in (1, 2):
-        button(card(driver, "form", f"Question {n}: shall I ask again?"), "Submit").click()
-    button(card(driver, "form", "Question 3: shall I ask again?"), "Cancel").click()
+        press(driver, f"Question {n}: shall I ask again?", "Submit")
+    press(driver, "Question 3: shall I ask again?", "Cancel")
     result_text(driver, "stopped after 2 answers: cancel")
 
 
@@ -253,7 +270,7 @@ def test_legacy_endless_questions_until_cancel(driver: Any, app_url: Any, demo_s
 def test_auto_picks_modern_and_says_so(driver: Any, app_url: Any, demo_server: Any) -> None:
     driver.get(app_url(server=demo_server.url))
     wait_text(driver, "[data-testid=connection-status]", f"connected · {MODERN}")
-    wait_css(driver, "form[data-tool=delete_folder]")
+    wait_css(driver, "[data-tool=delete_folder]")
 
 
 def test_connect_by_typing_the_url(driver: Any, app_url: Any, demo_server: Any) -> None:
@@ -261,6 +278,13 @@ def test_connect_by_typing_the_url(driver: Any, app_url: Any, demo_server: Any) 
     set_text(driver, "Server URL", demo_server.url)
     button(driver, "Connect").click()
     wait_text(driver, "[data-testid=connection-status]", "connected · ")
-    call_from_form(driver, "book_table", {"date": "2025-12-30", "party_size": 4})
+    call_from_form(driver, "book_table", {"Date": "2025-12-30", "Party Size": "4"})
     result = result_text(driver, "Booked a table for 4 on 2025-12-30.")
     assert result.get_attribute("data-is-error") == "false"
+
+
+def test_modern_mcp_param_header_mirrors_the_argument(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """`region` carries `x-mcp-header`: the modern call must send `Mcp-Param-Region` (else -32020)."""
+    open_app(driver, app_url, demo_server, MODERN, "book_in_region", {"region": "eu-west"})
+    press(driver, "Book a table in region eu-west?", "Submit")
+    result_text(driver, "Booked in region eu-west.")

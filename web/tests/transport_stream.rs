@@ -86,7 +86,10 @@ async fn nothing_listening_is_unreachable_in_words() {
     };
     assert_eq!(err, TransportError::Unreachable { url: url.into() });
     let words = err.to_string();
-    assert!(words.contains("Cannot reach the server at http://127.0.0.1:9/mcp"), "{words}");
+    assert!(
+        words.contains("Cannot reach the server at http://127.0.0.1:9/mcp"),
+        "{words}"
+    );
 }
 
 #[wasm_bindgen_test]

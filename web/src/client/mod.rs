@@ -15,6 +15,7 @@ mod rpc;
 
 use std::rc::Rc;
 
+use mcp_elicit::driver::headers::param_headers;
 use mcp_elicit::wire::meta::{
     HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION,
 };
@@ -122,17 +123,22 @@ impl Connection {
         Ok(tools)
     }
 
-    /// Calls `name` with `arguments` and runs it to its final result.
+    /// Calls `name` with `arguments` and runs it to its final result. `input_schema` (from
+    /// `tools/list`) tells which arguments the modern era mirrors into `Mcp-Param-*` headers.
     pub async fn call_tool(
         &self,
         name: &str,
         arguments: Map<String, Value>,
+        input_schema: Option<&Value>,
     ) -> Result<CallToolResult, ClientError> {
+        let extra = input_schema
+            .map(|schema| param_headers(schema, &arguments))
+            .unwrap_or_default();
         let mut params = Map::new();
         params.insert("name".into(), Value::String(name.to_owned()));
         params.insert("arguments".into(), Value::Object(arguments));
         let raw = match self {
-            Connection::Modern(s) => s.call("tools/call", params).await?,
+            Connection::Modern(s) => s.call("tools/call", params, &extra).await?,
             Connection::Legacy(s) => s.request("tools/call", params).await?,
         };
         from_raw(&raw, "tool result").map_err(|e| ClientError::Protocol(e.message))

@@ -106,6 +106,7 @@ impl ModernSession {
         base: &Map<String, Value>,
         input_responses: Option<&InputResponses>,
         request_state: Option<&RawValue>,
+        extra: &[(String, String)],
     ) -> Result<Box<RawValue>, ClientError> {
         let id = self.fresh_id();
         let meta = self.meta();
@@ -129,6 +130,7 @@ impl ModernSession {
                 headers.push(("Mcp-Name".to_owned(), name.to_owned()));
             }
         }
+        headers.extend(extra.iter().cloned());
         // A modern request has no back-channel: anything but our response is ignored.
         let reply = rpc::call(&self.config.url, &headers, body, &id, |_| {}).await?;
         Ok(reply.result)
@@ -136,7 +138,8 @@ impl ModernSession {
 
     /// `server/discover`: the probe Auto mode uses to tell a modern server from a legacy one.
     pub async fn discover(&self) -> Result<Box<RawValue>, ClientError> {
-        self.post("server/discover", &Map::new(), None, None).await
+        self.post("server/discover", &Map::new(), None, None, &[])
+            .await
     }
 
     /// A request that cannot ask for input (`tools/list`): one POST, one result.
@@ -145,7 +148,7 @@ impl ModernSession {
         method: &str,
         params: Map<String, Value>,
     ) -> Result<Box<RawValue>, ClientError> {
-        match ModernResult::classify(self.post(method, &params, None, None).await?)
+        match ModernResult::classify(self.post(method, &params, None, None, &[]).await?)
             .map_err(|e| ClientError::Protocol(e.message))?
         {
             ModernResult::Complete(raw) => Ok(raw),
@@ -157,12 +160,14 @@ impl ModernSession {
 
     /// Runs `method` (e.g. `tools/call`) to its final result through as many input rounds as
     /// the server needs, up to `config.max_rounds`.
+    /// `extra` are headers every POST of the call carries (`Mcp-Param-*`).
     pub async fn call(
         &self,
         method: &str,
         params: Map<String, Value>,
+        extra: &[(String, String)],
     ) -> Result<Box<RawValue>, ClientError> {
-        let mut current = self.post(method, &params, None, None).await?;
+        let mut current = self.post(method, &params, None, None, extra).await?;
         let mut rounds: u32 = 0;
         let mut delay = STATE_ONLY_FIRST_DELAY_MS;
         loop {
@@ -183,11 +188,11 @@ impl ModernSession {
             if requests.is_empty() {
                 sleep(delay).await;
                 delay = (delay * 2).min(STATE_ONLY_MAX_DELAY_MS);
-                current = self.post(method, &params, None, state).await?;
+                current = self.post(method, &params, None, state, extra).await?;
                 continue;
             }
             delay = STATE_ONLY_FIRST_DELAY_MS;
-            current = self.round(method, &params, requests, state).await?;
+            current = self.round(method, &params, requests, state, extra).await?;
         }
     }
 
@@ -199,6 +204,7 @@ impl ModernSession {
         params: &Map<String, Value>,
         requests: IndexMap<String, InputRequest>,
         state: Option<&RawValue>,
+        extra: &[(String, String)],
     ) -> Result<Box<RawValue>, ClientError> {
         let mut responses = InputResponses::new();
         let mut elicitations = Vec::new();
@@ -230,7 +236,9 @@ impl ModernSession {
             }
         }
         if elicitations.is_empty() {
-            return self.post(method, params, Some(&responses), state).await;
+            return self
+                .post(method, params, Some(&responses), state, extra)
+                .await;
         }
         let (submit, mut submitted) = mpsc::unbounded();
         *self.round.borrow_mut() = Some(PendingRound {
@@ -250,7 +258,7 @@ impl ModernSession {
             for (key, answer) in answers {
                 all.insert(key, InputResponse::Elicit(answer));
             }
-            match self.post(method, params, Some(&all), state).await {
+            match self.post(method, params, Some(&all), state, extra).await {
                 Ok(result) => {
                     *self.round.borrow_mut() = None;
                     let _ = done.send(Ok(()));

@@ -80,8 +80,14 @@ pub fn call_tool(state: AppState, name: String, args: Map<String, Value>) {
     state.result.set(None);
     state.last_call.set(Some((name.clone(), args.clone())));
     state.calling.set(true);
+    let schema = state.tools.with_untracked(|tools| {
+        tools
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.input_schema.clone())
+    });
     spawn_local(async move {
-        let outcome = connection.call_tool(&name, args).await;
+        let outcome = connection.call_tool(&name, args, schema.as_ref()).await;
         state.calling.set(false);
         match outcome {
             Ok(result) => state.result.set(Some(result)),

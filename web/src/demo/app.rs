@@ -9,7 +9,7 @@ use super::actions;
 use super::query::StartParams;
 use super::state::{AppState, Pending};
 use crate::client::ProtocolChoice;
-use crate::components::ElicitationView;
+use crate::components::{ElicitationView, SchemaForm};
 
 /// The whole app. `start` comes from the query string.
 #[component]
@@ -178,28 +178,52 @@ fn ToolList(state: AppState) -> impl IntoView {
     }
 }
 
-/// One tool: its name, description, an arguments editor and Call tool.
+/// One tool: its name, description and a form for its arguments with Call tool. A flat
+/// input schema gets the same form renderer as elicitations; any other schema (nested
+/// objects, arrays of objects, ...) gets a JSON editor.
 #[component]
 fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
     let name = tool.name.clone();
-    let args_text = RwSignal::new(String::from("{}"));
-    let field_id = format!("args-{name}");
-    let call = {
-        let name = name.clone();
-        move |ev: leptos::ev::SubmitEvent| {
-            ev.prevent_default();
-            match parse_args(&args_text.get_untracked()) {
-                Ok(args) => actions::call_tool(state, name.clone(), args),
-                Err(why) => state.alert.set(Some(why)),
-            }
-        }
-    };
     let heading = tool.title.clone().unwrap_or_else(|| tool.name.clone());
+    let form = match mcp_elicit::schema::compile(&tool.input_schema) {
+        Ok(mut spec) => {
+            // The tool's own heading is shown; the schema's generated title is noise.
+            spec.title = None;
+            let name = name.clone();
+            let on_submit = Callback::new(move |args: Map<String, Value>| {
+                actions::call_tool(state, name.clone(), args)
+            });
+            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Call tool" autofocus=false /> }
+                .into_any()
+        }
+        Err(_) => view! { <JsonArgsForm state=state name=name.clone() /> }.into_any(),
+    };
+    let label = heading.clone();
     view! {
-        <form class="tool" data-tool=name.clone() on:submit=call>
+        <section class="tool" data-tool=name.clone() aria-label=label>
             <h3>{heading}</h3>
             <p class="description">{tool.description.clone().unwrap_or_default()}</p>
-            <label for=field_id.clone()>{format!("Arguments for {name} (JSON)")}</label>
+            {form}
+        </section>
+    }
+}
+
+/// The arguments of a tool whose schema the form renderer does not take, as JSON.
+#[component]
+fn JsonArgsForm(state: AppState, name: String) -> impl IntoView {
+    let args_text = RwSignal::new(String::from("{}"));
+    let field_id = format!("args-{name}");
+    let label = format!("Arguments for {name} (JSON)");
+    let call = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        match parse_args(&args_text.get_untracked()) {
+            Ok(args) => actions::call_tool(state, name.clone(), args),
+            Err(why) => state.alert.set(Some(why)),
+        }
+    };
+    view! {
+        <form class="json-args" on:submit=call>
+            <label for=field_id.clone()>{label}</label>
             <textarea
                 id=field_id
                 name="arguments"
