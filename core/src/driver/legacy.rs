@@ -22,6 +22,29 @@
 //! forgotten the session: [`LegacySession::on_http_status`] returns
 //! [`LegacyEvent::SessionExpired`], forgets the session, and the caller says
 //! so and starts over with [`LegacySession::initialize_request`].
+//!
+//! ```
+//! use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession};
+//! use mcp_elicit::wire::{ElicitResult, RequestId};
+//!
+//! let mut s = LegacySession::new(LegacyConfig::default());
+//! let _init = s.initialize_request().unwrap(); // POST it
+//! s.on_http_status(Some(&RequestId::Number(0)), 200, Some("session-1"));
+//! let ev = s.on_message(r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25",
+//!     "capabilities":{},"serverInfo":{"name":"demo","version":"1"}}}"#);
+//! let LegacyEvent::Initialized { notification: _, .. } = ev else { panic!() };
+//! // POST notification; then:
+//! let (id, call) = s.request("tools/call", Some(&serde_json::json!({"name":"t","arguments":{}}))).unwrap();
+//! assert_eq!(call.header("Mcp-Session-Id"), Some("session-1"));
+//! // On that POST's SSE stream the server asks something, then answers:
+//! let ev = s.on_message(r#"{"jsonrpc":"2.0","id":7,"method":"elicitation/create",
+//!     "params":{"message":"Sure?","requestedSchema":{"type":"object","properties":{}}}}"#);
+//! let LegacyEvent::Elicit { id: asked, .. } = ev else { panic!() };
+//! let answer = s.answer_elicitation(&asked, &ElicitResult::cancel()).unwrap(); // POST it
+//! assert_eq!(answer.body.as_deref(), Some(r#"{"jsonrpc":"2.0","id":7,"result":{"action":"cancel"}}"#));
+//! let ev = s.on_message(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
+//! assert!(matches!(ev, LegacyEvent::Response { id: got, .. } if got == id));
+//! ```
 
 use std::collections::HashMap;
 

@@ -23,6 +23,31 @@
 //! are answered from the host's configured roots; sampling is refused (the
 //! call fails, as in the SDK) unless the host declared a sampling handler.
 //! An `inputRequests` method this client does not know fails the call too.
+//!
+//! ```
+//! use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep, Original};
+//! use mcp_elicit::wire::ElicitResult;
+//!
+//! let mut call = ModernCall::new(
+//!     ModernConfig::default(),
+//!     Original::ReadResource { uri: "res://report".into() },
+//!     1,
+//! );
+//! let first = call.request().unwrap(); // POST first.body with first.headers
+//! assert_eq!(first.header("Mcp-Method"), Some("resources/read"));
+//! // The server asks one question:
+//! let step = call.on_message(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required",
+//!     "inputRequests":{"q":{"method":"elicitation/create","params":{"message":"Sure?",
+//!     "requestedSchema":{"type":"object","properties":{}}}}},"requestState":"opaque"}}"#);
+//! let ModernStep::InputNeeded { elicitations, .. } = step else { panic!() };
+//! // ... the UI shows elicitations[0].params and the user answers:
+//! let all_answered = call.answer(&elicitations[0].key, ElicitResult::decline()).unwrap();
+//! assert!(all_answered);
+//! let replay = call.request().unwrap(); // same request, new id, answers + requestState
+//! assert!(replay.body.unwrap().contains(r#""requestState":"opaque""#));
+//! let done = call.on_message(r#"{"jsonrpc":"2.0","id":2,"result":{"contents":[]}}"#);
+//! assert!(matches!(done, ModernStep::Complete(_)));
+//! ```
 
 use serde::Serialize;
 use serde_json::value::RawValue;
