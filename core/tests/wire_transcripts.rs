@@ -353,6 +353,34 @@ fn modern_driver_replays_the_recorded_flows() {
 }
 
 #[test]
+fn missing_capability_names_the_capability() {
+    let e = load("modern_missing_capability")
+        .into_iter()
+        .next()
+        .unwrap();
+    let mut call = ModernCall::new(
+        ModernConfig::default(),
+        Original::CallTool {
+            name: "delete_folder".into(),
+            arguments: Map::new(),
+            input_schema: None,
+        },
+        1,
+    );
+    call.request().unwrap();
+    let ModernStep::Failed(err) =
+        call.on_http_failure(e.status, e.content_type.as_deref(), e.response.as_bytes())
+    else {
+        panic!()
+    };
+    let text = err.to_string();
+    assert!(
+        text.contains("did not declare (elicitation (form))"),
+        "{text}"
+    );
+}
+
+#[test]
 fn header_mismatch_is_reported_as_such() {
     let e = load("modern_header_mismatch").into_iter().next().unwrap();
     let mut call = ModernCall::new(

@@ -108,7 +108,8 @@ impl fmt::Display for DriverError {
             DriverError::Rpc(e) => write!(f, "The server answered with an error: {e}."),
             DriverError::MissingCapability { message, required } => write!(
                 f,
-                "The server needs a client capability this client did not declare ({required}): {message}."
+                "The server needs a client capability this client did not declare ({}): {message}.",
+                describe_capabilities(required)
             ),
             DriverError::UnsupportedVersion { message, supported } => write!(
                 f,
@@ -152,6 +153,24 @@ impl fmt::Display for DriverError {
             DriverError::Sse(e) => write!(f, "{e}."),
             DriverError::Usage(m) => write!(f, "Internal client error: {m}."),
         }
+    }
+}
+
+/// `{"elicitation":{"form":{}},"roots":{}}` as `elicitation (form), roots`.
+fn describe_capabilities(required: &Value) -> String {
+    match required.as_object() {
+        Some(caps) if !caps.is_empty() => caps
+            .iter()
+            .map(|(name, sub)| match sub.as_object() {
+                Some(parts) if !parts.is_empty() => {
+                    let parts: Vec<&str> = parts.keys().map(String::as_str).collect();
+                    format!("{name} ({})", parts.join(", "))
+                }
+                _ => name.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => "not named".to_string(),
     }
 }
 
