@@ -388,3 +388,37 @@ fn x_mcp_header_arguments_are_mirrored() {
     );
     assert_eq!(req.header("Mcp-Param-N"), Some("3"));
 }
+
+#[test]
+fn simple_requests_carry_the_envelope_and_match_the_recorded_tools_list() {
+    use mcp_elicit::driver::modern::simple_request;
+    let req = simple_request(
+        &ModernConfig::default(),
+        &mcp_elicit::wire::RequestId::Number(1),
+        "tools/list",
+        None,
+    )
+    .unwrap();
+    assert_eq!(req.header("mcp-method"), Some("tools/list"));
+    assert_eq!(req.header("mcp-name"), None);
+    assert_eq!(
+        body(&req),
+        json!({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
+            "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+            "io.modelcontextprotocol/clientInfo":{"name":"mcp-elicit","version":"0.1.0"},
+            "io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}},"roots":{}}}}})
+    );
+    let mut params = Map::new();
+    params.insert("uri".into(), json!("file:///caf\u{e9}"));
+    let req = simple_request(
+        &ModernConfig::default(),
+        &mcp_elicit::wire::RequestId::Number(2),
+        "resources/read",
+        Some(&params),
+    )
+    .unwrap();
+    assert_eq!(
+        req.header("mcp-name"),
+        Some("=?base64?ZmlsZTovLy9jYWbDqQ==?=")
+    );
+}

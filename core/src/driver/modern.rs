@@ -514,3 +514,37 @@ struct MetaOnly {
     #[serde(rename = "_meta")]
     meta: Option<Map<String, Value>>,
 }
+
+/// A one-shot modern request (`tools/list`, `prompts/list`, `ping`, ...):
+/// `params` plus the `_meta` envelope, with `MCP-Protocol-Version`,
+/// `Mcp-Method` and, for name-bearing methods, `Mcp-Name`. For the methods
+/// that may answer `input_required`, drive a [`ModernCall`] instead.
+pub fn simple_request(
+    config: &ModernConfig,
+    id: &RequestId,
+    method: &str,
+    params: Option<&Map<String, Value>>,
+) -> Result<HttpRequest, DriverError> {
+    let mut full = params.cloned().unwrap_or_default();
+    let meta = RequestMeta {
+        protocol_version: config.protocol_version.clone(),
+        client_info: config.client_info.clone(),
+        client_capabilities: config.capabilities.clone(),
+    };
+    let meta = serde_json::to_value(meta)
+        .map_err(|e| DriverError::Usage(format!("could not encode _meta: {e}")))?;
+    full.insert("_meta".into(), meta);
+    let body = request_body(id, method, Some(&full))?;
+    let mut req = HttpRequest::post(body)
+        .with(names::PROTOCOL_VERSION, config.protocol_version.clone())
+        .with(names::METHOD, method);
+    let name_key = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    };
+    if let Some(name) = name_key.and_then(|k| params?.get(k)?.as_str()) {
+        req = req.with(names::NAME, encode_header_value(name));
+    }
+    Ok(req)
+}
