@@ -46,3 +46,39 @@ fn nested_properties_booleans_and_absent_values() {
         vec![("Mcp-Param-Flag".to_string(), "false".to_string())]
     );
 }
+
+#[test]
+fn floats_render_like_python_str() {
+    use mcp_elicit::driver::headers::python_float;
+    // Expected values printed by CPython 3.11's str(float).
+    let cases: [(f64, &str); 17] = [
+        (42.0, "42.0"),
+        (2.5, "2.5"),
+        (0.0001, "0.0001"),
+        (1e-05, "1e-05"),
+        (1.5e-07, "1.5e-07"),
+        (1e16, "1e+16"),
+        (1e20, "1e+20"),
+        (1.5e20, "1.5e+20"),
+        (123456789012345.6, "123456789012345.6"),
+        (1234567890123456.0, "1234567890123456.0"),
+        (-0.5, "-0.5"),
+        (0.0, "0.0"),
+        (-0.0, "-0.0"),
+        (-1e-10, "-1e-10"),
+        (6.02214, "6.02214"),
+        (1e15, "1000000000000000.0"),
+        (9.999e15, "9999000000000000.0"),
+    ];
+    for (v, want) in cases {
+        let json = serde_json::to_string(&v).unwrap();
+        assert_eq!(python_float(&json), want, "{v} (serde_json: {json})");
+    }
+    let schema = json!({"type":"object","properties":{"n":{"type":"integer","x-mcp-header":"N"}}});
+    let mut args = Map::new();
+    args.insert("n".into(), json!(1e20));
+    assert_eq!(
+        param_headers(&schema, &args),
+        vec![("Mcp-Param-N".to_string(), "1e+20".to_string())]
+    );
+}

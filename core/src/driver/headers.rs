@@ -86,8 +86,59 @@ fn render(value: &Value) -> Option<String> {
     match value {
         Value::Bool(b) => Some(if *b { "true" } else { "false" }.into()),
         Value::String(s) => Some(s.clone()),
+        Value::Number(n) if n.is_f64() => Some(python_float(&n.to_string())),
         Value::Number(n) => Some(n.to_string()),
         _ => None,
+    }
+}
+
+/// Rewrites a JSON float the way Python's `str(float)` prints it, because the
+/// server compares the header with its own rendering of the argument: fixed
+/// notation with at least one decimal for exponents -4..16 (`42.0`, `0.0001`),
+/// otherwise `1.5e+20` / `1e-05`. The digits are serde_json's shortest
+/// round-trip digits, which are the same digits Python's repr picks.
+pub fn python_float(json: &str) -> String {
+    let (sign, rest) = match json.strip_prefix('-') {
+        Some(r) => ("-", r),
+        None => ("", json),
+    };
+    let (mantissa, exp) = match rest.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().unwrap_or(0)),
+        None => (rest, 0),
+    };
+    let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all: String = format!("{int_part}{frac_part}");
+    let mut point = i64::try_from(int_part.len())
+        .unwrap_or(0)
+        .saturating_add(exp);
+    let trimmed_start = all.trim_start_matches('0');
+    point -= i64::try_from(all.len() - trimmed_start.len()).unwrap_or(0);
+    let digits = trimmed_start.trim_end_matches('0');
+    if digits.is_empty() {
+        return format!("{sign}0.0");
+    }
+    let len = i64::try_from(digits.len()).unwrap_or(i64::MAX);
+    let e10 = point - 1;
+    if (-4..16).contains(&e10) {
+        if point <= 0 {
+            let zeros = "0".repeat(usize::try_from(-point).unwrap_or(0));
+            format!("{sign}0.{zeros}{digits}")
+        } else if point >= len {
+            let zeros = "0".repeat(usize::try_from(point - len).unwrap_or(0));
+            format!("{sign}{digits}{zeros}.0")
+        } else {
+            let (a, b) = digits.split_at(usize::try_from(point).unwrap_or(0));
+            format!("{sign}{a}.{b}")
+        }
+    } else {
+        let (first, more) = digits.split_at(1);
+        let frac = if more.is_empty() {
+            String::new()
+        } else {
+            format!(".{more}")
+        };
+        let esign = if e10 < 0 { '-' } else { '+' };
+        format!("{sign}{first}{frac}e{esign}{:02}", e10.unsigned_abs())
     }
 }
 
