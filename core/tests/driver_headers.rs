@@ -74,6 +74,7 @@ fn floats_render_like_python_str() {
         let json = serde_json::to_string(&v).unwrap();
         assert_eq!(python_float(&json), want, "{v} (serde_json: {json})");
     }
+    assert_eq!(python_float("\u{e9}1"), "\u{e9}1");
     let schema = json!({"type":"object","properties":{"n":{"type":"integer","x-mcp-header":"N"}}});
     let mut args = Map::new();
     args.insert("n".into(), json!(1e20));

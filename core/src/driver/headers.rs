@@ -98,6 +98,14 @@ fn render(value: &Value) -> Option<String> {
 /// otherwise `1.5e+20` / `1e-05`. The digits are serde_json's shortest
 /// round-trip digits, which are the same digits Python's repr picks.
 pub fn python_float(json: &str) -> String {
+    // Only serde_json's ASCII number text is rewritten; anything else passes
+    // through untouched (and the byte slicing below stays on char boundaries).
+    if !json
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
+    {
+        return json.to_string();
+    }
     let (sign, rest) = match json.strip_prefix('-') {
         Some(r) => ("-", r),
         None => ("", json),
