@@ -362,6 +362,12 @@ fn empty_controls() {
         let e = check_field(&field(prop.clone()), &text("")).err();
         assert_eq!(e.map(|e| e.code), Some(ErrorCode::Required), "{prop}");
     }
+    // A select whose choices include "" sends it rather than leaving the field out.
+    let with_blank = json!({"type":"string","enum":["","a"]});
+    assert_eq!(
+        check_field(&field(with_blank), &text("")),
+        Ok(Some(json!("")))
+    );
     // Unticking every box of a multi-select is an answer, an empty list.
     let m = json!({"type":"array","items":{"enum":["a"]}});
     assert_eq!(

@@ -199,6 +199,13 @@ fn coerce(field: &Field, raw: &RawInput) -> Result<Option<Value>, FieldError> {
         (FieldKind::MultiSelect { .. }, RawInput::List(items)) => Ok(Some(Value::Array(
             items.iter().cloned().map(Value::String).collect(),
         ))),
+        // A select whose choices include "" can send it; a select's empty value means
+        // "nothing chosen" only when "" is not a choice.
+        (FieldKind::Select { options }, RawInput::Text(t))
+            if t.is_empty() && options.iter().any(|o| o.value.is_empty()) =>
+        {
+            Ok(Some(Value::String(String::new())))
+        }
         (_, RawInput::Text(t)) | (_, RawInput::LocalDateTime { text: t, .. }) if t.is_empty() => {
             Ok(None)
         }
