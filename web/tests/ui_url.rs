@@ -328,3 +328,20 @@ async fn embed_url_card_completes_through_complete_elicitation() {
     tick().await;
     assert_eq!(c.get_attribute("data-state").as_deref(), Some("complete"));
 }
+
+#[wasm_bindgen_test]
+async fn a_completion_that_arrived_before_open_ends_the_wait_at_once() {
+    let answers = Answers::default();
+    let completed = RwSignal::new(HashSet::from(["early".to_owned()]));
+    let (root, _h) = mount_url("https://example.com/", "early", &answers, completed);
+    tick().await;
+    let c = q(&root, "[data-elicitation]");
+    assert_eq!(
+        c.get_attribute("data-state").as_deref(),
+        Some("pending"),
+        "nothing opened yet"
+    );
+    button(&root, "Open in new tab").click();
+    tick().await;
+    assert_eq!(c.get_attribute("data-state").as_deref(), Some("complete"));
+}

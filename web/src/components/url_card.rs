@@ -53,8 +53,10 @@ pub fn UrlCard(
     let id = params.elicitation_id.clone();
     if let Some(completed) = completed {
         Effect::new(move |_| {
+            // Tracks the state too: a completion that arrived before the click still ends
+            // the wait as soon as the card starts waiting.
             let done = completed.with(|c| c.contains(&id));
-            if done && state.get_untracked() == CardState::Waiting {
+            if done && state.get() == CardState::Waiting {
                 state.set(CardState::Complete);
             }
         });
