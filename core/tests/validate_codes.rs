@@ -505,3 +505,17 @@ fn defaults_pre_fill_each_control() {
     assert_eq!(content.get("m"), Some(&json!(["a"])));
     assert_eq!(input_for_value(&s.fields[0], &json!(3), 0), None);
 }
+
+#[test]
+fn many_patterns_each_keep_their_meaning() {
+    // More patterns than the compiled-pattern cache holds, each checked twice.
+    for round in 0..2 {
+        for i in 0..40 {
+            let f = field(json!({"type":"string","pattern":format!("^{i}$")}));
+            let hit = check_field(&f, &text(&i.to_string()));
+            assert_eq!(hit, Ok(Some(json!(i.to_string()))), "round {round}");
+            let miss = check_field(&f, &text(&(i + 1).to_string())).map_err(|e| e.code);
+            assert_eq!(miss, Err(ErrorCode::Pattern), "round {round}");
+        }
+    }
+}

@@ -5,6 +5,7 @@ use super::error::{ErrorCode, FieldError};
 use super::formats;
 use crate::schema::{EnumOption, Field, FieldKind, NumberBounds, StringFormat};
 use serde_json::Value;
+use std::cell::RefCell;
 
 /// Why a value is not even of a field's kind (used to refuse defaults).
 pub(crate) enum KindMismatch {
@@ -98,7 +99,7 @@ pub(crate) fn validate_value(field: &Field, v: &Value) -> Result<(), FieldError>
             if let Some(p) = pattern {
                 // The compiler already proved the pattern compiles; if it somehow does not,
                 // say so instead of accepting what cannot be checked.
-                let matched = regex_lite::Regex::new(p).map(|re| re.is_match(s));
+                let matched = pattern_matches(p, s);
                 match matched {
                     Ok(true) => {}
                     Ok(false) => {
@@ -196,6 +197,32 @@ pub(crate) fn validate_value(field: &Field, v: &Value) -> Result<(), FieldError>
             Ok(())
         }
     }
+}
+
+thread_local! {
+    /// Recently used patterns, compiled. A form validates the same few patterns on every
+    /// keystroke; compiling each time would dominate validation. Small and bounded, since the
+    /// patterns come from servers.
+    static PATTERNS: RefCell<Vec<(String, regex_lite::Regex)>> = const { RefCell::new(Vec::new()) };
+}
+
+const PATTERN_CACHE_SIZE: usize = 32;
+
+/// Whether `s` contains a match of `pattern` (JSON Schema patterns are not anchored).
+fn pattern_matches(pattern: &str, s: &str) -> Result<bool, regex_lite::Error> {
+    PATTERNS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((_, re)) = cache.iter().find(|(p, _)| p == pattern) {
+            return Ok(re.is_match(s));
+        }
+        let re = regex_lite::Regex::new(pattern)?;
+        let matched = re.is_match(s);
+        if cache.len() >= PATTERN_CACHE_SIZE {
+            cache.remove(0);
+        }
+        cache.push((pattern.to_owned(), re));
+        Ok(matched)
+    })
 }
 
 fn check_format(f: StringFormat, s: &str) -> Result<(), &'static str> {
