@@ -33,7 +33,9 @@ fn thrown(r: Result<JsValue, JsValue>) -> (String, String) {
         .dyn_ref::<js_sys::Error>()
         .unwrap_or_else(|| panic!("thrown value is not an Error"));
     (
-        get(&e, "path").as_string().unwrap_or_else(|| "<no path>".into()),
+        get(&e, "path")
+            .as_string()
+            .unwrap_or_else(|| "<no path>".into()),
         err.message().into(),
     )
 }
@@ -95,7 +97,9 @@ fn validate_content_lists_one_error_per_field() {
     let got: Vec<(String, String)> = errors
         .iter()
         .map(|e| {
-            assert!(get(&e, "message").as_string().is_some_and(|m| !m.is_empty()));
+            assert!(get(&e, "message")
+                .as_string()
+                .is_some_and(|m| !m.is_empty()));
             (
                 get(&e, "field").as_string().unwrap_or_default(),
                 get(&e, "code").as_string().unwrap_or_default(),
