@@ -99,7 +99,7 @@ fn http_errors_carry_the_json_rpc_error_in_words() {
     assert_eq!(rpc.code, -32600);
     let err = TransportError::Http {
         status: 400,
-        rpc: Some(rpc),
+        rpc: Some(Box::new(rpc)),
         body: body.into(),
     };
     let words = err.to_string();

@@ -18,7 +18,8 @@ pub enum TransportError {
     /// body carried, if any (the SDK puts one in most 4xx bodies).
     Http {
         status: u16,
-        rpc: Option<RpcError>,
+        /// Boxed: errors travel in every `Result`, and most carry no JSON-RPC error.
+        rpc: Option<Box<RpcError>>,
         body: String,
     },
     /// The session id we sent is unknown to the server (HTTP 404): it expired or the server

@@ -24,7 +24,7 @@ pub enum Reply {
     /// keep `requestState` byte-exact).
     Json(String),
     /// `text/event-stream`: messages arrive one by one; read them with [`SseStream::next_message`].
-    Stream(SseStream),
+    Stream(Box<SseStream>),
 }
 
 /// A reply plus the response headers the protocol cares about.
@@ -73,7 +73,7 @@ pub async fn open_get_stream(
         Exchange {
             reply: Reply::Stream(stream),
             ..
-        } => Ok(Some(stream)),
+        } => Ok(Some(*stream)),
         Exchange { .. } => Err(TransportError::Malformed {
             detail: "the GET stream did not answer with text/event-stream".into(),
         }),
@@ -159,7 +159,7 @@ async fn read_reply(
     let reply = match body {
         None => Reply::Accepted,
         Some(stream) if content_type.starts_with("text/event-stream") => {
-            Reply::Stream(SseStream::new(stream))
+            Reply::Stream(Box::new(SseStream::new(stream)))
         }
         Some(mut stream) => {
             let bytes = stream.read_to_end(JSON_BODY_LIMIT).await?;
@@ -184,7 +184,7 @@ async fn read_reply(
 fn http_error(status: u16, body: String) -> TransportError {
     TransportError::Http {
         status,
-        rpc: rpc_error_in(&body),
+        rpc: rpc_error_in(&body).map(Box::new),
         body,
     }
 }
