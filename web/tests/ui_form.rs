@@ -2,6 +2,9 @@
 //! says, defaults are pre-filled, invalid answers are blocked with their message, and each
 //! way of answering yields the right, correctly typed `ElicitResult`.
 
+// Browser-only: these mount components into a real DOM.
+#![cfg(target_arch = "wasm32")]
+
 mod ui_support;
 
 use leptos::prelude::*;
@@ -55,6 +58,15 @@ async fn every_field_kind_renders_per_contract() {
         .text_content()
         .unwrap_or_default()
         .contains("Tell us about you"));
+    // The message names the region.
+    let lab = c.get_attribute("aria-labelledby").expect("aria-labelledby");
+    assert_eq!(
+        doc()
+            .get_element_by_id(&lab)
+            .and_then(|e| e.text_content())
+            .as_deref(),
+        Some("Tell us about you")
+    );
 
     for (name, ty) in [
         ("name", "text"),

@@ -1,5 +1,8 @@
 //! URL mode, the queue and the embedding API in a real browser.
 
+// Browser-only: these mount components into a real DOM.
+#![cfg(target_arch = "wasm32")]
+
 mod ui_support;
 
 use leptos::prelude::*;

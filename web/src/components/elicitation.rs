@@ -1,6 +1,7 @@
 //! One pending elicitation: the `[data-elicitation]` container, the server's message as text,
 //! and the form or URL card its params call for.
 
+use super::ids;
 use super::schema_form::SchemaForm;
 use super::status::SendStatus;
 use super::url_card::{CardState, UrlCard};
@@ -37,6 +38,9 @@ pub fn ElicitationView(
         on_answer.run(r);
     });
     let message = params.message().to_owned();
+    // The message names the section for screen readers (a labelled region per request).
+    let msg_id = format!("{}-msg", ids::prefix());
+    let label_id = msg_id.clone();
 
     match params {
         ElicitRequestParams::Url(url) => {
@@ -47,8 +51,8 @@ pub fn ElicitationView(
                 (_, c) => c.as_str(),
             };
             view! {
-                <section class="mce-elicitation" data-elicitation=key data-mode="url" data-state=data_state>
-                    <p class="mce-message">{message}</p>
+                <section class="mce-elicitation" data-elicitation=key data-mode="url" data-state=data_state aria-labelledby=label_id>
+                    <p class="mce-message" id=msg_id>{message}</p>
                     <UrlCard params=url on_answer=answer state=card status=status completed=completed.unwrap_or_else(|| Signal::stored(HashSet::new())) />
                 </section>
             }
@@ -108,8 +112,8 @@ pub fn ElicitationView(
                 }
             };
             view! {
-                <section class="mce-elicitation" data-elicitation=key data-mode="form" data-state=data_state>
-                    <p class="mce-message">{message}</p>
+                <section class="mce-elicitation" data-elicitation=key data-mode="form" data-state=data_state aria-labelledby=label_id>
+                    <p class="mce-message" id=msg_id>{message}</p>
                     {body}
                 </section>
             }
