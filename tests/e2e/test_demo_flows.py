@@ -66,6 +66,21 @@ def press(driver: Any, text: str, name: str, mode: str = "form") -> None:
     wait_for(driver, pressed, f"a {name!r} button in the card {text!r}")
 
 
+def in_card(driver: Any, text: str, act: Any, mode: str = "form") -> None:
+    """Runs `act(card)` on the card containing `text`, again on a fresh lookup if the page
+    re-rendered the card in between (a stale element)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def done(d: Any) -> bool:
+        try:
+            act(card(d, mode, text))
+            return True
+        except StaleElementReferenceException:
+            return False
+
+    wait_for(driver, done, f"the card {text!r} to take the input")
+
+
 def result_text(driver: Any, expected: str) -> Any:
     """Waits until the tool result shows `expected`; returns the result element."""
     element = wait_text(driver, "[data-testid=tool-result]", expected)
@@ -238,13 +253,11 @@ def test_modern_round_with_several_questions(driver: Any, app_url: Any, demo_ser
 @pytest.mark.parametrize("protocol", [LEGACY, MODERN])
 def test_three_round_chain(driver: Any, app_url: Any, demo_server: Any, protocol: str) -> None:
     open_app(driver, app_url, demo_server, protocol, "setup_account", {})
-    set_text(card(driver, "form", "Step 1 of 3"), "Username", "alice")
+    in_card(driver, "Step 1 of 3", lambda c: set_text(c, "Username", "alice"))
     press(driver, "Step 1 of 3", "Submit")
-    step2 = card(driver, "form", "Step 2 of 3: which plan for alice?")
-    button(step2, "Submit").click()
-    step3 = card(driver, "form", "Step 3 of 3: newsletter for the free plan?")
-    set_checkbox(step3, "Newsletter", True)
-    button(step3, "Submit").click()
+    press(driver, "Step 2 of 3: which plan for alice?", "Submit")
+    in_card(driver, "Step 3 of 3: newsletter for the free plan?", lambda c: set_checkbox(c, "Newsletter", True))
+    press(driver, "Step 3 of 3: newsletter for the free plan?", "Submit")
     result_text(driver, "account alice on free plan, newsletter=true")
 
 

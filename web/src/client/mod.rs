@@ -15,12 +15,12 @@ mod rpc;
 
 use std::rc::Rc;
 
+use mcp_elicit::driver::era::{self, EraDecision};
 use mcp_elicit::driver::headers::param_headers;
-use mcp_elicit::wire::meta::{
-    HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION,
+use mcp_elicit::wire::meta::{LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION};
+use mcp_elicit::wire::{
+    from_raw, CallToolResult, ElicitResult, ErrorObject, ListToolsResult, Tool,
 };
-use mcp_elicit::wire::results::UnsupportedVersionData;
-use mcp_elicit::wire::{codes, from_raw, CallToolResult, ElicitResult, ListToolsResult, Tool};
 use serde_json::{Map, Value};
 
 pub use config::{ClientConfig, ProtocolChoice, DEFAULT_MAX_ROUNDS};
@@ -65,26 +65,34 @@ impl Connection {
                     Ok(raw) if modern::discover_is_modern(&raw) => {
                         Ok(Connection::Modern(Rc::new(session)))
                     }
+                    // A discover result naming no modern version is a legacy advertisement.
                     Ok(_) => legacy_fallback(config, sink).await,
                     Err(ClientError::Rpc {
                         code,
                         message,
                         data,
-                    }) if code == codes::UNSUPPORTED_PROTOCOL_VERSION
-                        && !offers_handshake(data.as_ref()) =>
-                    {
-                        Err(ClientError::Rpc {
+                    }) => {
+                        let error = ErrorObject {
                             code,
-                            message,
-                            data,
-                        })
+                            message: message.clone(),
+                            data: data.clone(),
+                        };
+                        match era::decide_from_error(MODERN_PROTOCOL_VERSION, error) {
+                            EraDecision::Incompatible(_) => Err(ClientError::Rpc {
+                                code,
+                                message,
+                                data,
+                            }),
+                            _ => legacy_fallback(config, sink).await,
+                        }
                     }
-                    Err(ClientError::Rpc { .. }) => legacy_fallback(config, sink).await,
-                    // An HTTP 4xx without a JSON-RPC body counts as a refusal too (the SDK maps it).
+                    // An HTTP error without a JSON-RPC body, or a 2xx without an answer, is no
+                    // evidence of a modern server either (the core's era table).
                     Err(ClientError::Transport(crate::transport::TransportError::Http {
-                        status: 400..=499,
                         ..
-                    })) => legacy_fallback(config, sink).await,
+                    }))
+                    | Err(ClientError::Protocol(_)) => legacy_fallback(config, sink).await,
+                    // Down, blocked by CORS, dropped: reported, never taken as an era verdict.
                     Err(other) => Err(other),
                 }
             }
@@ -166,16 +174,4 @@ async fn legacy_fallback(config: ClientConfig, sink: EventSink) -> Result<Connec
     Ok(Connection::Legacy(
         LegacySession::connect(config, sink).await?,
     ))
-}
-
-/// True when a -32022 error's `data.supported` lists a handshake-era version (or cannot be
-/// read: then the error is no evidence of a modern-only server either).
-fn offers_handshake(data: Option<&Value>) -> bool {
-    match data.and_then(|d| serde_json::from_value::<UnsupportedVersionData>(d.clone()).ok()) {
-        Some(d) => d
-            .supported
-            .iter()
-            .any(|v| HANDSHAKE_PROTOCOL_VERSIONS.contains(&v.as_str())),
-        None => true,
-    }
 }
