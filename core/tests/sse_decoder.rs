@@ -1,5 +1,8 @@
 //! The SSE decoder: field rules, line ends, limits, and that any split of a
 //! stream into chunks decodes exactly like the whole stream.
+// Native only: proptest is a native-only dev-dependency (it pulls getrandom, which does not
+// build for wasm32-unknown-unknown).
+#![cfg(not(target_arch = "wasm32"))]
 
 use mcp_elicit::sse::{SseDecoder, SseError, SseEvent};
 
