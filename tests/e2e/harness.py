@@ -409,11 +409,18 @@ UI_WAIT = 30.0
 
 def wait_for(driver: Any, condition: Any, what: str, timeout: float = UI_WAIT) -> Any:
     """Wait until `condition(driver)` is truthy and return it; fail saying what never happened."""
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import (
+        NoSuchElementException,
+        StaleElementReferenceException,
+        TimeoutException,
+    )
     from selenium.webdriver.support.ui import WebDriverWait
 
+    # The UI re-renders as answers and rounds arrive: an element found a moment ago may be
+    # gone (stale) when the condition reads it; that only means "not yet", so look again.
+    ignored = (NoSuchElementException, StaleElementReferenceException)
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+        return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=ignored).until(condition)
     except TimeoutException:
         raise AssertionError(f"the page never showed {what}") from None
 
