@@ -422,3 +422,25 @@ async fn failed_send_keeps_the_answer_and_allows_resend() {
     assert_eq!(c.get_attribute("data-state").as_deref(), Some("answered"));
     assert!(q_opt(&root, "[role=alert]").is_none());
 }
+
+#[wasm_bindgen_test]
+async fn a_new_request_does_not_steal_focus_from_one_being_filled_in() {
+    let schema = json!({"message": "m", "requestedSchema": {"type": "object", "properties": {
+        "a": {"type": "string"}}}});
+    let answers = Answers::default();
+    let (first, _h1) = mount_form(schema.clone(), &answers);
+    tick().await;
+    let a = input(&first, "a");
+    assert_eq!(
+        doc().active_element().as_ref(),
+        Some(a.as_ref()),
+        "first form focused"
+    );
+    let (_second, _h2) = mount_form(schema, &answers);
+    tick().await;
+    assert_eq!(
+        doc().active_element().as_ref(),
+        Some(a.as_ref()),
+        "focus stays where the user is"
+    );
+}

@@ -11,8 +11,21 @@ use mcp_elicit::schema::FormSpec;
 use serde_json::{Map, Value};
 use wasm_bindgen::JsCast;
 
-/// Focuses the first enabled control inside `root`.
+/// Focuses the first control inside `root`, unless the user is already in a control
+/// elsewhere (a request arriving while they type in another form must not steal focus).
 fn focus_first(root: &web_sys::Element) {
+    let busy_elsewhere = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .map(|el| {
+            let tag = el.tag_name().to_ascii_lowercase();
+            matches!(tag.as_str(), "input" | "select" | "textarea" | "button")
+                && !root.contains(Some(&el))
+        })
+        .unwrap_or(false);
+    if busy_elsewhere {
+        return;
+    }
     if let Ok(Some(el)) = root.query_selector("input, select, textarea") {
         if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
             let _ = el.focus();
