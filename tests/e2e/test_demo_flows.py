@@ -288,6 +288,7 @@ def test_auto_picks_modern_and_says_so(driver: Any, app_url: Any, demo_server: A
 
 def test_connect_by_typing_the_url(driver: Any, app_url: Any, demo_server: Any) -> None:
     driver.get(app_url())
+    wait_text(driver, "label", "Server URL")  # the wasm app has mounted
     set_text(driver, "Server URL", demo_server.url)
     button(driver, "Connect").click()
     wait_text(driver, "[data-testid=connection-status]", "connected · ")
