@@ -444,3 +444,29 @@ async fn a_new_request_does_not_steal_focus_from_one_being_filled_in() {
         "focus stays where the user is"
     );
 }
+
+#[wasm_bindgen_test]
+async fn an_empty_string_choice_is_its_own_option() {
+    let answers = Answers::default();
+    let (root, _h) = mount_form(
+        json!({"message": "m", "requestedSchema": {"type": "object", "properties": {
+            "suffix": {"type": "string", "oneOf": [{"const": "", "title": "No suffix"}, {"const": "Jr", "title": "Junior"}]}
+        }}}),
+        &answers,
+    );
+    let sel = control(&root, "suffix");
+    let titles: Vec<String> = q_all(&sel, "option")
+        .iter()
+        .map(|o| o.text_content().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        titles,
+        vec!["No suffix", "Junior"],
+        "no placeholder that would collide with \"\""
+    );
+    button(&root, "Submit").click();
+    assert_eq!(
+        wire(&answers.only()),
+        json!({"action": "accept", "content": {"suffix": ""}})
+    );
+}

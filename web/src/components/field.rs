@@ -207,7 +207,11 @@ fn select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOption>) -
     let required = state.field.required;
     // An optional select can always be cleared; a required one without a default starts
     // on an empty choice so the user must pick deliberately.
-    let placeholder = if !required {
+    // (Unless "" is itself a choice: then that option stands for it, and the core sends "".)
+    let has_empty_choice = options.iter().any(|o| o.value.is_empty());
+    let placeholder = if has_empty_choice {
+        None
+    } else if !required {
         Some("(none)")
     } else if state.field.default.is_none() {
         Some("Choose…")
