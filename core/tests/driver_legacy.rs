@@ -262,3 +262,18 @@ fn close_sends_delete_with_the_session() {
     assert!(s.request("tools/list", None).is_err());
     assert!(s.close_request().is_none());
 }
+
+#[test]
+fn initialize_id_names_the_latest_handshake_so_its_status_can_be_matched() {
+    let mut s = LegacySession::new(LegacyConfig::default());
+    assert_eq!(s.initialize_id(), None);
+    let init = s.initialize_request().unwrap();
+    let id = s.initialize_id().cloned().unwrap();
+    assert_eq!(body(&init)["id"], json!(0));
+    assert_eq!(id, RequestId::Number(0));
+    assert!(s.on_http_status(Some(&id), 200, Some("s-1")).is_none());
+    assert_eq!(s.session_id(), Some("s-1"));
+    // A second handshake (after expiry) gets a fresh id.
+    s.initialize_request().unwrap();
+    assert_eq!(s.initialize_id(), Some(&RequestId::Number(1)));
+}

@@ -422,3 +422,45 @@ fn simple_requests_carry_the_envelope_and_match_the_recorded_tools_list() {
         Some("=?base64?ZmlsZTovLy9jYWbDqQ==?=")
     );
 }
+
+#[test]
+fn simple_answer_picks_our_response_or_error_and_skips_the_rest() {
+    use mcp_elicit::driver::modern::simple_answer;
+    use mcp_elicit::wire::RequestId;
+    let id = RequestId::Number(3);
+    let ok = simple_answer(&id, r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#);
+    assert_eq!(ok.unwrap().unwrap().get(), r#"{"tools":[]}"#);
+    assert!(simple_answer(&id, r#"{"jsonrpc":"2.0","id":4,"result":{}}"#).is_none());
+    assert!(simple_answer(
+        &id,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#
+    )
+    .is_none());
+    let err = simple_answer(
+        &id,
+        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32020,"message":"Mcp-Name does not match"}}"#,
+    )
+    .unwrap()
+    .unwrap_err();
+    assert!(matches!(err, DriverError::HeaderMismatch { .. }));
+    assert!(simple_answer(&id, "not json").unwrap().is_err());
+}
+
+#[test]
+fn failure_from_http_prefers_the_json_rpc_error_to_the_status() {
+    use mcp_elicit::driver::http::failure_from_http;
+    let rpc = failure_from_http(
+        400,
+        Some("application/json"),
+        br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32022,"message":"Unsupported","data":{"supported":["2025-11-25"]}}}"#,
+    );
+    assert_eq!(rpc.code(), Some(-32022));
+    let bare = failure_from_http(500, Some("text/plain"), b"boom");
+    assert_eq!(
+        bare,
+        DriverError::Http {
+            status: 500,
+            body: "boom".into()
+        }
+    );
+}

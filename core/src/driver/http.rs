@@ -133,6 +133,26 @@ pub fn messages_from_body(
     }
 }
 
+/// Why a non-2xx HTTP answer failed: the JSON-RPC error its body carries when
+/// there is one (the SDK sends -32020/-32021/-32022 with HTTP 400), else the
+/// status and the start of the body.
+pub fn failure_from_http(status: u16, content_type: Option<&str>, body: &[u8]) -> DriverError {
+    if let Ok(texts) = messages_from_body(content_type, body) {
+        for text in texts {
+            if let Ok(crate::wire::Incoming::Error { error, .. }) =
+                crate::wire::parse_message(&text)
+            {
+                return DriverError::from_rpc(error);
+            }
+        }
+    }
+    let excerpt: String = String::from_utf8_lossy(body).chars().take(300).collect();
+    DriverError::Http {
+        status,
+        body: excerpt,
+    }
+}
+
 /// SSE body read chunk by chunk, yielding JSON-RPC message texts.
 #[derive(Debug, Clone, Default)]
 pub struct MessageStream {

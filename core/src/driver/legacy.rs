@@ -184,6 +184,12 @@ impl LegacySession {
         self.negotiated_version.as_deref()
     }
 
+    /// The id of the latest `initialize` request, to pass to
+    /// [`on_http_status`](Self::on_http_status) with its answer.
+    pub fn initialize_id(&self) -> Option<&RequestId> {
+        self.initialize_id.as_ref()
+    }
+
     /// The server's `initialize` result, once the handshake is done.
     pub fn server(&self) -> Option<&InitializeResult> {
         self.server.as_ref()

@@ -349,18 +349,8 @@ impl ModernCall {
         content_type: Option<&str>,
         body: &[u8],
     ) -> ModernStep {
-        if let Ok(texts) = super::http::messages_from_body(content_type, body) {
-            for text in texts {
-                if let Ok(Incoming::Error { error, .. }) = parse_message(&text) {
-                    return self.fail(DriverError::from_rpc(error));
-                }
-            }
-        }
-        let excerpt: String = String::from_utf8_lossy(body).chars().take(300).collect();
-        self.fail(DriverError::Http {
-            status,
-            body: excerpt,
-        })
+        let error = super::http::failure_from_http(status, content_type, body);
+        self.fail(error)
     }
 
     /// The response body ended. If it carried no answer, the call failed;
@@ -547,4 +537,18 @@ pub fn simple_request(
         req = req.with(names::NAME, encode_header_value(name));
     }
     Ok(req)
+}
+
+/// Reads one message of the answer to a [`simple_request`] sent with `id`:
+/// `None` when the message is something else (a notification, a stray
+/// response), else the result or the error, in words.
+pub fn simple_answer(id: &RequestId, text: &str) -> Option<Result<Box<RawValue>, DriverError>> {
+    match parse_message(text) {
+        Ok(Incoming::Response { id: got, result }) if &got == id => Some(Ok(result)),
+        Ok(Incoming::Error { id: got, error }) if got.as_ref().is_none_or(|g| g == id) => {
+            Some(Err(DriverError::from_rpc(error)))
+        }
+        Ok(_) => None,
+        Err(e) => Some(Err(e.into())),
+    }
 }
