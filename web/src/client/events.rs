@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use mcp_elicit::driver::DriverError;
 use mcp_elicit::wire::ElicitRequestParams;
 
 use crate::transport::TransportError;
@@ -27,21 +28,15 @@ pub enum ClientEvent {
 /// Why a connect, a call or an answer failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientError {
+    /// The HTTP exchange itself failed (down, CORS, dropped connection).
     Transport(TransportError),
-    /// The server answered with a JSON-RPC error.
-    Rpc {
-        code: i64,
-        message: String,
-        data: Option<serde_json::Value>,
-    },
+    /// The protocol machine's verdict: a JSON-RPC error, an HTTP error status, a malformed
+    /// message, a refused input request (the core's [`DriverError`] words it).
+    Driver(DriverError),
     /// The server kept asking for input past the configured number of rounds.
-    TooManyRounds {
-        max_rounds: u32,
-    },
-    /// The server asked for something this client does not do (e.g. sampling).
+    TooManyRounds { max_rounds: u32 },
+    /// The server does not offer what the host asked for (e.g. the modern era).
     Refused(String),
-    /// The server's answer does not follow the protocol.
-    Protocol(String),
     /// The elicitation key is not pending (already answered, or from an earlier call).
     UnknownElicitation(String),
     /// No call or connection is active.
@@ -55,24 +50,13 @@ impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ClientError::Transport(err) => err.fmt(f),
-            ClientError::Rpc { code, message, .. } => {
-                write!(
-                    f,
-                    "The server reported an error: {message} (JSON-RPC error {code})."
-                )
-            }
+            ClientError::Driver(err) => err.fmt(f),
             ClientError::TooManyRounds { max_rounds } => write!(
                 f,
                 "The server kept asking for more input: stopped after {max_rounds} rounds, \
                  the most this client allows for one call."
             ),
             ClientError::Refused(what) => f.write_str(what),
-            ClientError::Protocol(what) => {
-                write!(
-                    f,
-                    "The server's answer does not follow the MCP protocol: {what}."
-                )
-            }
             ClientError::UnknownElicitation(key) => {
                 write!(f, "The request {key} is no longer waiting for an answer.")
             }
@@ -89,18 +73,22 @@ impl std::error::Error for ClientError {}
 
 impl From<TransportError> for ClientError {
     fn from(err: TransportError) -> Self {
+        ClientError::Transport(err)
+    }
+}
+
+impl From<DriverError> for ClientError {
+    fn from(err: DriverError) -> Self {
         match err {
-            TransportError::Http {
-                rpc: Some(rpc),
-                status,
-                ..
-            } if status != 404 => ClientError::Rpc {
-                code: rpc.code,
-                message: rpc.message,
-                data: rpc.data,
-            },
-            other => ClientError::Transport(other),
+            DriverError::RoundsExceeded { max_rounds } => ClientError::TooManyRounds { max_rounds },
+            other => ClientError::Driver(other),
         }
+    }
+}
+
+impl From<mcp_elicit::wire::WireError> for ClientError {
+    fn from(err: mcp_elicit::wire::WireError) -> Self {
+        ClientError::Driver(DriverError::Wire(err))
     }
 }
 

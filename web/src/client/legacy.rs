@@ -1,26 +1,30 @@
-//! The 2025-11-25 client: `initialize` + `notifications/initialized`, a session id on every
-//! later request, server-to-client `elicitation/create` requests arriving on a POST's SSE
-//! stream or on the session's GET stream, answered by POSTing a JSON-RPC response with the
-//! same id; `notifications/elicitation/complete` ends URL cards; 404 re-initialises.
+//! The 2025-11-25 client: the IO around the core's legacy session machine
+//! ([`mcp_elicit::driver::legacy::LegacySession`]). The machine builds the handshake, the
+//! session headers, every request and every automatic answer (ping, roots, refusals), and
+//! routes every message of a POST's SSE stream or of the session's GET stream; this module
+//! sends what it builds, keeps the GET stream open, and shows what it reports.
+//!
+//! One policy lives here because it concerns the UI's cards: an answer whose server request
+//! died with the server (a restart) is kept, and when the re-run call asks the same
+//! question on the new session, that answer is sent at once (through the machine).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use mcp_elicit::wire::jsonrpc::{error_body, notification_body, request_body, result_body};
-use mcp_elicit::wire::meta::LEGACY_PROTOCOL_VERSION;
-use mcp_elicit::wire::{
-    codes, from_raw, ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationComplete,
-    ErrorObject, Implementation, Incoming, RequestId, UrlElicitationRequiredData,
-};
+use mcp_elicit::driver::http::failure_from_http;
+use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession as Machine};
+use mcp_elicit::driver::{DriverError, HttpRequest};
+use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
+use mcp_elicit::wire::{ElicitRequestParams, ElicitResult, RequestId};
 use serde_json::value::RawValue;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use web_sys::AbortController;
 
 use super::config::ClientConfig;
 use super::events::{ClientError, ClientEvent, EventSink};
-use super::rpc;
-use crate::transport::{self, sleep, TransportError};
+use super::exchange::{self, Messages};
+use crate::transport::{sleep, RawResponse, TransportError};
 
 /// First and longest wait before reopening a dropped GET stream.
 const GET_RETRY_FIRST_MS: u32 = 1_000;
@@ -51,14 +55,12 @@ pub struct LegacySession {
 }
 
 struct Inner {
-    config: ClientConfig,
+    url: String,
     sink: EventSink,
-    next_id: Cell<i64>,
-    session_id: RefCell<Option<String>>,
+    machine: RefCell<Machine>,
     /// Server requests waiting for the user, by the key shown in the UI.
     pending: RefCell<HashMap<String, PendingRequest>>,
-    /// Answers whose server request was lost with the session (server restart): when the
-    /// re-run call asks the same question again, it is answered with these at once.
+    /// Answers whose server request was lost with the session (server restart).
     replay: RefCell<Vec<ReplayAnswer>>,
     /// Aborts the GET stream on disconnect.
     get_stream: RefCell<Option<AbortController>>,
@@ -68,12 +70,15 @@ struct Inner {
 impl LegacySession {
     /// Runs the handshake and opens the GET stream.
     pub async fn connect(config: ClientConfig, sink: EventSink) -> Result<Self, ClientError> {
+        let machine = Machine::new(LegacyConfig {
+            roots: config.roots.clone(),
+            ..LegacyConfig::default()
+        });
         let session = LegacySession {
             inner: Rc::new(Inner {
-                config,
+                url: config.url,
                 sink,
-                next_id: Cell::new(0),
-                session_id: RefCell::new(None),
+                machine: RefCell::new(machine),
                 pending: RefCell::new(HashMap::new()),
                 replay: RefCell::new(Vec::new()),
                 get_stream: RefCell::new(None),
@@ -84,47 +89,82 @@ impl LegacySession {
         Ok(session)
     }
 
+    /// The protocol version the server chose in the handshake.
+    pub fn protocol_version(&self) -> &'static str {
+        let machine = self.inner.machine.borrow();
+        let chosen = machine.protocol_version();
+        HANDSHAKE_PROTOCOL_VERSIONS
+            .iter()
+            .find(|v| Some(**v) == chosen)
+            .copied()
+            .unwrap_or(LEGACY_PROTOCOL_VERSION)
+    }
+
+    async fn send(&self, request: &HttpRequest) -> Result<RawResponse, ClientError> {
+        exchange::send(&self.inner.url, request, None).await
+    }
+
     async fn handshake(&self) -> Result<(), ClientError> {
-        *self.inner.session_id.borrow_mut() = None;
-        let id = self.fresh_id();
-        let params = json!({
-            "protocolVersion": LEGACY_PROTOCOL_VERSION,
-            "capabilities": ClientCapabilities::elicitation_only(),
-            "clientInfo": Implementation::this_client(),
-        });
-        let body = request_body(&id, "initialize", Some(&params)).map_err(wire)?;
-        let reply = rpc::call(&self.inner.config.url, &[], body, &id, |m| self.route(m)).await?;
-        let result: mcp_elicit::wire::InitializeResult =
-            from_raw(&reply.result, "initialize result").map_err(wire)?;
-        if result.protocol_version != LEGACY_PROTOCOL_VERSION {
-            return Err(ClientError::Protocol(format!(
-                "the server chose protocol version {}, but this client speaks {LEGACY_PROTOCOL_VERSION}",
-                result.protocol_version
-            )));
+        self.stop_get_stream();
+        let (request, id) = {
+            let mut machine = self.inner.machine.borrow_mut();
+            let request = machine.initialize_request()?;
+            (request, machine.initialize_id().cloned())
+        };
+        let mut response = self.send(&request).await?;
+        if let Some(err) = self.status_failure(id.as_ref(), &mut response).await? {
+            return Err(err);
         }
-        *self.inner.session_id.borrow_mut() = reply.session_id;
-        let note = notification_body::<Value>("notifications/initialized", None).map_err(wire)?;
-        rpc::send_one_way(&self.inner.config.url, &self.headers(), note).await?;
-        self.open_get_stream();
-        Ok(())
+        let mut messages = Messages::new(response);
+        while let Some(text) = messages.next().await? {
+            let event = self.inner.machine.borrow_mut().on_message(&text);
+            match event {
+                LegacyEvent::Initialized { notification, .. } => {
+                    let mut response = self.send(&notification).await?;
+                    if let Some(err) = self.status_failure(None, &mut response).await? {
+                        return Err(err);
+                    }
+                    self.open_get_stream();
+                    return Ok(());
+                }
+                LegacyEvent::Failed { id: got, error } if got.is_none() || got == id => {
+                    return Err(error.into())
+                }
+                other => self.route(other),
+            }
+        }
+        Err(DriverError::NoResponse.into())
     }
 
-    fn fresh_id(&self) -> RequestId {
-        let id = self.inner.next_id.get();
-        self.inner.next_id.set(id.saturating_add(1));
-        RequestId::Number(id)
-    }
-
-    /// `MCP-Protocol-Version` and, once we have one, `Mcp-Session-Id`.
-    fn headers(&self) -> Vec<(String, String)> {
-        let mut headers = vec![(
-            "MCP-Protocol-Version".to_owned(),
-            LEGACY_PROTOCOL_VERSION.to_owned(),
-        )];
-        if let Some(id) = self.inner.session_id.borrow().as_ref() {
-            headers.push(("Mcp-Session-Id".to_owned(), id.clone()));
+    /// Hands the status (and session id) of the answer to request `id` to the machine; for a
+    /// non-2xx status, the failure in words (`SessionExpired` for a forgotten session).
+    async fn status_failure(
+        &self,
+        id: Option<&RequestId>,
+        response: &mut RawResponse,
+    ) -> Result<Option<ClientError>, ClientError> {
+        let status = response.status;
+        if exchange::is_success(status) {
+            let session_id = response.session_id.clone();
+            let event =
+                self.inner
+                    .machine
+                    .borrow_mut()
+                    .on_http_status(id, status, session_id.as_deref());
+            return Ok(event.and_then(event_error));
         }
-        headers
+        let body = response.read_all().await?;
+        let content_type = response.content_type.clone();
+        let event = self.inner.machine.borrow_mut().on_http_failure(
+            id,
+            status,
+            content_type.as_deref(),
+            &body,
+        );
+        let err = event
+            .and_then(event_error)
+            .unwrap_or_else(|| failure_from_http(status, content_type.as_deref(), &body).into());
+        Ok(Some(err))
     }
 
     /// Sends `method` and waits for its result, handling server requests on the way. An
@@ -134,9 +174,9 @@ impl LegacySession {
         method: &str,
         params: Map<String, Value>,
     ) -> Result<Box<RawValue>, ClientError> {
+        let params = Value::Object(params);
         match self.request_once(method, &params).await {
-            Err(ClientError::Transport(TransportError::SessionExpired)) => {
-                self.stop_get_stream();
+            Err(ClientError::Driver(DriverError::SessionExpired)) => {
                 self.handshake().await?;
                 (self.inner.sink)(ClientEvent::Notice(
                     "The server had forgotten the session (it expired or restarted); \
@@ -152,86 +192,64 @@ impl LegacySession {
     async fn request_once(
         &self,
         method: &str,
-        params: &Map<String, Value>,
+        params: &Value,
     ) -> Result<Box<RawValue>, ClientError> {
-        let id = self.fresh_id();
-        let body = request_body(&id, method, Some(params)).map_err(wire)?;
-        let outcome = rpc::call(&self.inner.config.url, &self.headers(), body, &id, |m| {
-            self.route(m)
-        })
-        .await;
-        match outcome {
-            Ok(reply) => Ok(reply.result),
-            Err(ClientError::Rpc {
-                code,
-                message,
-                data,
-            }) if code == codes::URL_ELICITATION_REQUIRED => {
-                self.show_required_urls(data.as_ref());
-                Err(ClientError::Rpc {
-                    code,
-                    message,
-                    data,
-                })
+        let (id, request) = self
+            .inner
+            .machine
+            .borrow_mut()
+            .request(method, Some(params))?;
+        let mut response = self.send(&request).await?;
+        if let Some(err) = self.status_failure(Some(&id), &mut response).await? {
+            if let ClientError::Driver(error) = &err {
+                self.show_required_urls(error);
             }
-            Err(other) => Err(other),
+            return Err(err);
         }
+        let mut messages = Messages::new(response);
+        while let Some(text) = messages.next().await? {
+            let event = self.inner.machine.borrow_mut().on_message(&text);
+            match event {
+                LegacyEvent::Response {
+                    id: got, result, ..
+                } if got == id => return Ok(result),
+                LegacyEvent::Failed { id: got, error } if got.as_ref().is_none_or(|g| g == &id) => {
+                    self.show_required_urls(&error);
+                    return Err(error.into());
+                }
+                other => self.route(other),
+            }
+        }
+        Err(DriverError::NoResponse.into())
     }
 
     /// -32042: shows each URL elicitation the server requires before the call can proceed.
-    fn show_required_urls(&self, data: Option<&Value>) {
-        let Some(data) = data.cloned() else { return };
-        let Ok(required) = serde_json::from_value::<UrlElicitationRequiredData>(data) else {
-            return;
-        };
-        for params in required.elicitations {
-            let key = format!("{URL_REQUIRED_KEY_PREFIX}{}", params.elicitation_id);
-            (self.inner.sink)(ClientEvent::Elicit {
-                key,
-                params: ElicitRequestParams::Url(params),
-            });
+    fn show_required_urls(&self, error: &DriverError) {
+        if let DriverError::UrlElicitationRequired { elicitations, .. } = error {
+            for params in elicitations {
+                let key = format!("{URL_REQUIRED_KEY_PREFIX}{}", params.elicitation_id);
+                (self.inner.sink)(ClientEvent::Elicit {
+                    key,
+                    params: ElicitRequestParams::Url(params.clone()),
+                });
+            }
         }
     }
 
-    /// Everything the server sends that is not the response we wait for.
-    fn route(&self, message: Incoming) {
-        match message {
-            Incoming::Request { id, method, params } => match method.as_str() {
-                "elicitation/create" => {
-                    let parsed = params
-                        .as_deref()
-                        .map(|p| from_raw::<ElicitRequestParams>(p, "elicitation request"));
-                    match parsed {
-                        Some(Ok(params)) => self.elicit(id, params),
-                        Some(Err(err)) => self.reply_error(id, codes::INVALID_PARAMS, &err.message),
-                        None => self.reply_error(
-                            id,
-                            codes::INVALID_PARAMS,
-                            "elicitation/create needs params",
-                        ),
-                    }
-                }
-                "ping" => self.reply(id, json!({})),
-                "roots/list" => self.reply(id, json!({ "roots": self.inner.config.roots })),
-                other => {
-                    let message = format!("this client does not handle {other}");
-                    self.reply_error(id, codes::METHOD_NOT_FOUND, &message)
-                }
-            },
-            Incoming::Notification { method, params } => {
-                if method == "notifications/elicitation/complete" {
-                    let done = params
-                        .as_deref()
-                        .and_then(|p| from_raw::<ElicitationComplete>(p, "completion").ok());
-                    if let Some(done) = done {
-                        (self.inner.sink)(ClientEvent::Completed {
-                            elicitation_id: done.elicitation_id,
-                        });
-                    }
-                }
+    /// Acts on what the machine made of a message that is not the answer we wait for.
+    fn route(&self, event: LegacyEvent) {
+        match event {
+            LegacyEvent::Elicit { id, params } => self.elicit(id, params),
+            LegacyEvent::ElicitationComplete { elicitation_id } => {
+                (self.inner.sink)(ClientEvent::Completed { elicitation_id })
             }
-            // A stray response or error (e.g. to a request we gave up on): nothing waits for it.
-            Incoming::Response { .. } | Incoming::Error { .. } => {}
+            // Pings, roots, refusals: the machine wrote the answer; nobody waits on it.
+            LegacyEvent::Reply { request, .. } => self.post_in_background(request, None),
+            LegacyEvent::Response { .. }
+            | LegacyEvent::Failed { .. }
+            | LegacyEvent::Initialized { .. }
+            | LegacyEvent::SessionExpired
+            | LegacyEvent::Ignored => {}
         }
     }
 
@@ -246,18 +264,10 @@ impl LegacySession {
                 .map(|at| replay.remove(at))
         };
         if let Some(ReplayAnswer { key, result, .. }) = replayed {
-            let session = self.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let delivered = match result_body(&id, &result) {
-                    Ok(body) => {
-                        rpc::send_one_way(&session.inner.config.url, &session.headers(), body).await
-                    }
-                    Err(err) => Err(wire(err)),
-                };
-                if delivered.is_ok() {
-                    (session.inner.sink)(ClientEvent::Answered { key });
-                }
-            });
+            let answer = self.inner.machine.borrow().answer_elicitation(&id, &result);
+            if let Ok(request) = answer {
+                self.post_in_background(request, Some(key));
+            }
             return;
         }
         let key = key_of(&id);
@@ -271,29 +281,18 @@ impl LegacySession {
         (self.inner.sink)(ClientEvent::Elicit { key, params });
     }
 
-    /// Answers a server request in the background (pings, refusals: nobody waits on these).
-    fn reply(&self, id: RequestId, result: Value) {
-        if let Ok(body) = result_body(&id, &result) {
-            self.post_in_background(body);
-        }
-    }
-
-    fn reply_error(&self, id: RequestId, code: i64, message: &str) {
-        let error = ErrorObject {
-            code,
-            message: message.to_owned(),
-            data: None,
-        };
-        if let Ok(body) = error_body(&id, &error) {
-            self.post_in_background(body);
-        }
-    }
-
-    fn post_in_background(&self, body: String) {
-        let url = self.inner.config.url.clone();
-        let headers = self.headers();
+    /// POSTs an answer nobody waits on; when it holds the card `answered`'s answer, the
+    /// card goes once the server took it.
+    fn post_in_background(&self, request: HttpRequest, answered: Option<String>) {
+        let session = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let _ = rpc::send_one_way(&url, &headers, body).await;
+            let delivered = session
+                .send(&request)
+                .await
+                .is_ok_and(|r| exchange::is_success(r.status));
+            if let (true, Some(key)) = (delivered, answered) {
+                (session.inner.sink)(ClientEvent::Answered { key });
+            }
         });
     }
 
@@ -314,16 +313,21 @@ impl LegacySession {
             .get(key)
             .map(|p| p.id.clone())
             .ok_or_else(|| ClientError::UnknownElicitation(key.to_owned()))?;
-        let body = result_body(&id, &result).map_err(wire)?;
-        match rpc::send_one_way(&self.inner.config.url, &self.headers(), body).await {
-            Ok(()) => {
+        let request = self
+            .inner
+            .machine
+            .borrow()
+            .answer_elicitation(&id, &result)?;
+        let mut response = self.send(&request).await?;
+        match self.status_failure(None, &mut response).await? {
+            None => {
                 self.inner.pending.borrow_mut().remove(key);
                 (self.inner.sink)(ClientEvent::Answered {
                     key: key.to_owned(),
                 });
                 Ok(())
             }
-            Err(ClientError::Transport(TransportError::SessionExpired)) => {
+            Some(ClientError::Driver(DriverError::SessionExpired)) => {
                 // The server restarted: its request is gone. Keep the answer for the same
                 // question on a new session; the caller re-runs the call.
                 self.handshake().await?;
@@ -343,12 +347,12 @@ impl LegacySession {
                 ));
                 Err(ClientError::RequestLost)
             }
-            Err(other) => Err(other),
+            Some(other) => Err(other),
         }
     }
 
     /// Keeps the GET stream open in the background, reopening it after a polite delay when
-    /// it drops, until the session closes or the server says it has none (405).
+    /// it drops, until the session closes or the server offers none (405).
     fn open_get_stream(&self) {
         self.stop_get_stream();
         let controller = match AbortController::new() {
@@ -364,25 +368,28 @@ impl LegacySession {
                 if session.inner.closed.get() || signal.aborted() {
                     return;
                 }
-                let headers = session.headers();
-                match transport::open_get_stream(&session.inner.config.url, &headers, Some(&signal))
-                    .await
-                {
-                    Ok(None)
-                    | Err(TransportError::Aborted)
-                    | Err(TransportError::SessionExpired) => return,
-                    Ok(Some(mut stream)) => {
+                let request = session.inner.machine.borrow().get_stream_request(None);
+                let Ok(request) = request else { return };
+                match exchange::send(&session.inner.url, &request, Some(&signal)).await {
+                    Err(ClientError::Transport(TransportError::Aborted)) => return,
+                    Err(_) => {}
+                    // No GET stream on this server (405). A forgotten session (404) is
+                    // left to the next POST, whose answer the machine turns into a new
+                    // session (a card's answer must learn its request was lost).
+                    Ok(response) if matches!(response.status, 404 | 405) => return,
+                    Ok(response) if exchange::is_success(response.status) => {
                         delay = GET_RETRY_FIRST_MS;
-                        while let Ok(Some(text)) = stream.next_message().await {
-                            if let Ok(message) = mcp_elicit::wire::parse_message(&text) {
-                                session.route(message);
-                            }
+                        let mut messages = Messages::new(response);
+                        while let Ok(Some(text)) = messages.next().await {
+                            let event = session.inner.machine.borrow_mut().on_message(&text);
+                            session.route(event);
                         }
-                        if let Some(retry) = stream.retry_ms() {
+                        if let Some(retry) = messages.retry_ms() {
+                            let retry = u32::try_from(retry).unwrap_or(GET_RETRY_MAX_MS);
                             delay = retry.clamp(100, GET_RETRY_MAX_MS);
                         }
                     }
-                    Err(_) => {}
+                    Ok(_) => {}
                 }
                 if signal.aborted() {
                     return;
@@ -404,9 +411,19 @@ impl LegacySession {
         self.inner.closed.set(true);
         self.stop_get_stream();
         self.inner.pending.borrow_mut().clear();
-        if self.inner.session_id.borrow().is_some() {
-            let _ = transport::delete(&self.inner.config.url, &self.headers()).await;
+        let request = self.inner.machine.borrow_mut().close_request();
+        if let Some(request) = request {
+            let _ = self.send(&request).await;
         }
+    }
+}
+
+/// The error an event stands for, if it is one.
+fn event_error(event: LegacyEvent) -> Option<ClientError> {
+    match event {
+        LegacyEvent::SessionExpired => Some(DriverError::SessionExpired.into()),
+        LegacyEvent::Failed { error, .. } => Some(error.into()),
+        _ => None,
     }
 }
 
@@ -416,8 +433,4 @@ fn key_of(id: &RequestId) -> String {
         RequestId::Number(n) => n.to_string(),
         RequestId::String(s) => s.clone(),
     }
-}
-
-fn wire(err: mcp_elicit::wire::WireError) -> ClientError {
-    ClientError::Protocol(err.message)
 }

@@ -4,29 +4,28 @@
 //! through the same few methods whichever era is in use: [`Connection::list_tools`],
 //! [`Connection::call_tool`] (runs to the final result, pushing [`ClientEvent`]s for the
 //! elicitations on the way) and [`Connection::answer`] (the user's answer to one of them).
-//! Wire types and message classification come from the core (`mcp_elicit::wire`); this
-//! module does the IO around them.
+//! The protocol itself, what to send and what every message means, is the core's
+//! (`mcp_elicit::driver`: the modern call machine, the legacy session machine, the era
+//! table); this module and its submodules do the IO around those machines.
 
 mod config;
 mod events;
+mod exchange;
 mod legacy;
 mod modern;
-mod rpc;
 
 use std::rc::Rc;
 
 use mcp_elicit::driver::era::{self, EraDecision};
-use mcp_elicit::driver::headers::param_headers;
-use mcp_elicit::wire::meta::{LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION};
-use mcp_elicit::wire::{
-    from_raw, CallToolResult, ElicitResult, ErrorObject, ListToolsResult, Tool,
-};
+use mcp_elicit::driver::modern::ModernConfig;
+use mcp_elicit::wire::meta::MODERN_PROTOCOL_VERSION;
+use mcp_elicit::wire::{from_raw, CallToolResult, ElicitResult, ListToolsResult, RequestId, Tool};
 use serde_json::{Map, Value};
 
 pub use config::{ClientConfig, ProtocolChoice, DEFAULT_MAX_ROUNDS};
 pub use events::{ClientError, ClientEvent, EventSink};
 pub use legacy::{LegacySession, URL_REQUIRED_KEY_PREFIX};
-pub use modern::ModernSession;
+pub use modern::{ModernSession, Original};
 
 /// Pages of `tools/list` we follow before we stop (a server that loops its cursor).
 const MAX_TOOL_PAGES: usize = 50;
@@ -39,63 +38,35 @@ pub enum Connection {
 }
 
 impl Connection {
-    /// Connects in the configured era; `Auto` probes `server/discover` first and falls back
-    /// to the legacy handshake on any JSON-RPC error except a -32022 that names only modern
-    /// versions (the SDK's denylist). Network and CORS failures are reported, never taken as
-    /// an era verdict.
+    /// Connects in the configured era. `Auto` probes `server/discover` and lets the core's
+    /// era table decide (the SDK's denylist: anything but positive modern evidence falls
+    /// back to the legacy handshake, except a -32022 naming only modern versions we don't
+    /// speak). Network and CORS failures are reported, never taken as an era verdict.
     pub async fn connect(config: ClientConfig, sink: EventSink) -> Result<Self, ClientError> {
         match config.protocol {
             ProtocolChoice::Legacy => Ok(Connection::Legacy(
                 LegacySession::connect(config, sink).await?,
             )),
-            ProtocolChoice::Modern => {
-                let session = ModernSession::new(config, sink);
-                let discovered = session.discover().await?;
-                if modern::discover_is_modern(&discovered) {
-                    Ok(Connection::Modern(Rc::new(session)))
-                } else {
-                    Err(ClientError::Refused(format!(
-                        "The server does not offer protocol version {MODERN_PROTOCOL_VERSION}."
-                    )))
-                }
-            }
-            ProtocolChoice::Auto => {
-                let session = ModernSession::new(config.clone(), sink.clone());
-                match session.discover().await {
-                    Ok(raw) if modern::discover_is_modern(&raw) => {
-                        Ok(Connection::Modern(Rc::new(session)))
-                    }
-                    // A discover result naming no modern version is a legacy advertisement.
-                    Ok(_) => legacy_fallback(config, sink).await,
-                    Err(ClientError::Rpc {
-                        code,
-                        message,
-                        data,
-                    }) => {
-                        let error = ErrorObject {
-                            code,
-                            message: message.clone(),
-                            data: data.clone(),
-                        };
-                        match era::decide_from_error(MODERN_PROTOCOL_VERSION, error) {
-                            EraDecision::Incompatible(_) => Err(ClientError::Rpc {
-                                code,
-                                message,
-                                data,
-                            }),
-                            _ => legacy_fallback(config, sink).await,
-                        }
-                    }
-                    // An HTTP error without a JSON-RPC body, or a 2xx without an answer, is no
-                    // evidence of a modern server either (the core's era table).
-                    Err(ClientError::Transport(crate::transport::TransportError::Http {
-                        ..
-                    }))
-                    | Err(ClientError::Protocol(_)) => legacy_fallback(config, sink).await,
-                    // Down, blocked by CORS, dropped: reported, never taken as an era verdict.
-                    Err(other) => Err(other),
-                }
-            }
+            ProtocolChoice::Modern => match probe(&config.url).await? {
+                EraDecision::Modern { .. } => Ok(modern(config, sink)),
+                EraDecision::Incompatible(err) => Err(err.into()),
+                EraDecision::Legacy { reason } => Err(ClientError::Refused(format!(
+                    "The server does not offer protocol version {MODERN_PROTOCOL_VERSION}: {reason}."
+                ))),
+                EraDecision::Reprobe { version } => Err(ClientError::Refused(format!(
+                    "The server does not offer protocol version {MODERN_PROTOCOL_VERSION}; \
+                     it offers {version}."
+                ))),
+            },
+            ProtocolChoice::Auto => match probe(&config.url).await? {
+                EraDecision::Modern { .. } => Ok(modern(config, sink)),
+                EraDecision::Incompatible(err) => Err(err.into()),
+                // This client speaks one modern version, the one it probed: a reprobe
+                // would ask the same question again, so it is no modern evidence.
+                EraDecision::Legacy { .. } | EraDecision::Reprobe { .. } => Ok(
+                    Connection::Legacy(LegacySession::connect(config, sink).await?),
+                ),
+            },
         }
     }
 
@@ -103,7 +74,7 @@ impl Connection {
     pub fn protocol_version(&self) -> &'static str {
         match self {
             Connection::Modern(_) => MODERN_PROTOCOL_VERSION,
-            Connection::Legacy(_) => LEGACY_PROTOCOL_VERSION,
+            Connection::Legacy(s) => s.protocol_version(),
         }
     }
 
@@ -120,8 +91,7 @@ impl Connection {
                 Connection::Modern(s) => s.simple("tools/list", params).await?,
                 Connection::Legacy(s) => s.request("tools/list", params).await?,
             };
-            let page: ListToolsResult =
-                from_raw(&raw, "tool list").map_err(|e| ClientError::Protocol(e.message))?;
+            let page: ListToolsResult = from_raw(&raw, "tool list")?;
             tools.extend(page.tools);
             match page.next_cursor {
                 Some(next) if !next.is_empty() => cursor = Some(next),
@@ -139,17 +109,23 @@ impl Connection {
         arguments: Map<String, Value>,
         input_schema: Option<&Value>,
     ) -> Result<CallToolResult, ClientError> {
-        let extra = input_schema
-            .map(|schema| param_headers(schema, &arguments))
-            .unwrap_or_default();
-        let mut params = Map::new();
-        params.insert("name".into(), Value::String(name.to_owned()));
-        params.insert("arguments".into(), Value::Object(arguments));
         let raw = match self {
-            Connection::Modern(s) => s.call("tools/call", params, &extra).await?,
-            Connection::Legacy(s) => s.request("tools/call", params).await?,
+            Connection::Modern(s) => {
+                s.call(Original::CallTool {
+                    name: name.to_owned(),
+                    arguments,
+                    input_schema: input_schema.cloned(),
+                })
+                .await?
+            }
+            Connection::Legacy(s) => {
+                let mut params = Map::new();
+                params.insert("name".into(), Value::String(name.to_owned()));
+                params.insert("arguments".into(), Value::Object(arguments));
+                s.request("tools/call", params).await?
+            }
         };
-        from_raw(&raw, "tool result").map_err(|e| ClientError::Protocol(e.message))
+        Ok(from_raw(&raw, "tool result")?)
     }
 
     /// Delivers the user's answer to the elicitation shown as `key`. On failure the
@@ -170,8 +146,28 @@ impl Connection {
     }
 }
 
-async fn legacy_fallback(config: ClientConfig, sink: EventSink) -> Result<Connection, ClientError> {
-    Ok(Connection::Legacy(
-        LegacySession::connect(config, sink).await?,
+fn modern(config: ClientConfig, sink: EventSink) -> Connection {
+    Connection::Modern(Rc::new(ModernSession::new(config, sink)))
+}
+
+/// Probes `server/discover` at the modern version and returns the core's era decision on
+/// the whole HTTP answer (it is small). Only a failed exchange is an error.
+async fn probe(url: &str) -> Result<EraDecision, ClientError> {
+    let config = ModernConfig::default();
+    let id = RequestId::Number(0);
+    let request = era::discover_request(
+        &id,
+        MODERN_PROTOCOL_VERSION,
+        &config.client_info,
+        &config.capabilities,
+    )?;
+    let mut response = exchange::send(url, &request, None).await?;
+    let body = response.read_all().await?;
+    Ok(era::decide(
+        MODERN_PROTOCOL_VERSION,
+        &id,
+        response.status,
+        response.content_type.as_deref(),
+        &body,
     ))
 }

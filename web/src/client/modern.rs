@@ -1,48 +1,38 @@
-//! The 2026-07-28 client: every request is one self-contained POST carrying the `_meta`
-//! envelope; a call answered with `InputRequiredResult` shows all its elicitations at once,
-//! and when all are answered the same request is replayed with `inputResponses` and the
-//! server's `requestState` echoed byte-exact, round after round, up to a bound.
+//! The 2026-07-28 client: the IO around the core's [`ModernCall`] machine. The machine
+//! builds every request (envelope, `Mcp-*` headers, replays with `inputResponses` and the
+//! byte-exact `requestState`), reads every message, answers roots, refuses sampling, keeps
+//! the back-off and the round bound; this module sends, sleeps and shows.
 //!
 //! Answers reach the running call through a channel: the UI calls [`ModernSession::answer`]
-//! per card; the last answer of a round hands all of them to the call loop, which sends the
-//! replay and reports back whether that POST worked. A failed replay keeps the round pending
-//! (and the answers already given), so the user can resend.
+//! per card; the last answer of a round hands all of them to the call loop, which records
+//! them in a copy of the machine, sends the replay and reports back whether that POST
+//! worked. A failed replay keeps the round (and the answers already given), so the user
+//! can resend, even with a changed answer.
 
 use std::cell::{Cell, RefCell};
 
 use futures::channel::{mpsc, oneshot};
 use futures::StreamExt;
 use indexmap::IndexMap;
-use mcp_elicit::wire::meta::MODERN_PROTOCOL_VERSION;
-use mcp_elicit::wire::{
-    from_raw, ClientCapabilities, ElicitResult, Implementation, InputRequest, InputResponse,
-    InputResponses, ListRootsResult, ModernResult, RequestId, RequestMeta,
+use mcp_elicit::driver::modern::{
+    simple_answer, simple_request, ModernCall, ModernConfig, ModernStep,
 };
-use serde::Serialize;
+use mcp_elicit::driver::{http::failure_from_http, DriverError};
+use mcp_elicit::wire::{ElicitResult, RequestId};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+pub use mcp_elicit::driver::modern::Original;
+
 use super::config::ClientConfig;
 use super::events::{ClientError, ClientEvent, EventSink};
-use super::rpc;
+use super::exchange::{self, Messages};
 use crate::transport::sleep;
-
-/// Names the `Mcp-Name` header mirrors, per method (`NAME_BEARING_METHODS` in the SDK).
-fn name_param(method: &str) -> Option<&'static str> {
-    match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        _ => None,
-    }
-}
-
-/// The SDK client's back-off for results that carry only `requestState`.
-const STATE_ONLY_FIRST_DELAY_MS: u32 = 50;
-const STATE_ONLY_MAX_DELAY_MS: u32 = 250;
 
 /// A modern-era connection: no handshake, no session; just the endpoint and our identity.
 pub struct ModernSession {
-    config: ClientConfig,
+    url: String,
+    config: ModernConfig,
     sink: EventSink,
     next_id: Cell<i64>,
     round: RefCell<Option<PendingRound>>,
@@ -61,35 +51,19 @@ struct Submit {
     done: oneshot::Sender<Result<(), ClientError>>,
 }
 
-/// The `params` of a replayed request: the original params, plus the round's answers and the
-/// server's `requestState` written out exactly as received.
-#[derive(Serialize)]
-struct Params<'a> {
-    #[serde(flatten)]
-    base: &'a Map<String, Value>,
-    #[serde(rename = "inputResponses", skip_serializing_if = "Option::is_none")]
-    input_responses: Option<&'a InputResponses>,
-    #[serde(rename = "requestState", skip_serializing_if = "Option::is_none")]
-    request_state: Option<&'a RawValue>,
-    #[serde(rename = "_meta")]
-    meta: &'a RequestMeta,
-}
-
 impl ModernSession {
     pub fn new(config: ClientConfig, sink: EventSink) -> Self {
+        let modern = ModernConfig {
+            roots: config.roots.clone(),
+            max_rounds: config.max_rounds,
+            ..ModernConfig::default()
+        };
         ModernSession {
-            config,
+            url: config.url,
+            config: modern,
             sink,
             next_id: Cell::new(1),
             round: RefCell::new(None),
-        }
-    }
-
-    fn meta(&self) -> RequestMeta {
-        RequestMeta {
-            protocol_version: MODERN_PROTOCOL_VERSION.into(),
-            client_info: Implementation::this_client(),
-            client_capabilities: ClientCapabilities::for_host(false),
         }
     }
 
@@ -99,185 +73,146 @@ impl ModernSession {
         RequestId::Number(id)
     }
 
-    /// One POST of `method` with `base` params (and, on replays, answers and state).
-    async fn post(
-        &self,
-        method: &str,
-        base: &Map<String, Value>,
-        input_responses: Option<&InputResponses>,
-        request_state: Option<&RawValue>,
-        extra: &[(String, String)],
-    ) -> Result<Box<RawValue>, ClientError> {
-        let id = self.fresh_id();
-        let meta = self.meta();
-        let params = Params {
-            base,
-            input_responses,
-            request_state,
-            meta: &meta,
-        };
-        let body = mcp_elicit::wire::jsonrpc::request_body(&id, method, Some(&params))
-            .map_err(|e| ClientError::Protocol(e.message))?;
-        let mut headers = vec![
-            (
-                "MCP-Protocol-Version".to_owned(),
-                MODERN_PROTOCOL_VERSION.to_owned(),
-            ),
-            ("Mcp-Method".to_owned(), method.to_owned()),
-        ];
-        if let Some(key) = name_param(method) {
-            if let Some(name) = base.get(key).and_then(Value::as_str) {
-                headers.push(("Mcp-Name".to_owned(), name.to_owned()));
-            }
-        }
-        headers.extend(extra.iter().cloned());
-        // A modern request has no back-channel: anything but our response is ignored.
-        let reply = rpc::call(&self.config.url, &headers, body, &id, |_| {}).await?;
-        Ok(reply.result)
-    }
-
-    /// `server/discover`: the probe Auto mode uses to tell a modern server from a legacy one.
-    pub async fn discover(&self) -> Result<Box<RawValue>, ClientError> {
-        self.post("server/discover", &Map::new(), None, None, &[])
-            .await
-    }
-
     /// A request that cannot ask for input (`tools/list`): one POST, one result.
     pub async fn simple(
         &self,
         method: &str,
         params: Map<String, Value>,
     ) -> Result<Box<RawValue>, ClientError> {
-        match ModernResult::classify(self.post(method, &params, None, None, &[]).await?)
-            .map_err(|e| ClientError::Protocol(e.message))?
-        {
-            ModernResult::Complete(raw) => Ok(raw),
-            ModernResult::InputRequired(_) => Err(ClientError::Protocol(format!(
-                "the server asked for input on {method}, which cannot carry input requests"
-            ))),
+        let id = self.fresh_id();
+        let request = simple_request(&self.config, &id, method, Some(&params))?;
+        let mut response = exchange::send(&self.url, &request, None).await?;
+        if !exchange::is_success(response.status) {
+            let body = response.read_all().await?;
+            let ct = response.content_type.as_deref();
+            return Err(failure_from_http(response.status, ct, &body).into());
         }
+        let mut messages = Messages::new(response);
+        while let Some(text) = messages.next().await? {
+            if let Some(answer) = simple_answer(&id, &text) {
+                return Ok(answer?);
+            }
+        }
+        Err(DriverError::NoResponse.into())
     }
 
-    /// Runs `method` (e.g. `tools/call`) to its final result through as many input rounds as
-    /// the server needs, up to `config.max_rounds`.
-    /// `extra` are headers every POST of the call carries (`Mcp-Param-*`).
-    pub async fn call(
-        &self,
-        method: &str,
-        params: Map<String, Value>,
-        extra: &[(String, String)],
-    ) -> Result<Box<RawValue>, ClientError> {
-        let mut current = self.post(method, &params, None, None, extra).await?;
-        let mut rounds: u32 = 0;
-        let mut delay = STATE_ONLY_FIRST_DELAY_MS;
+    /// Runs `original` (e.g. a `tools/call`) to its final result through as many input
+    /// rounds as the server needs, as the core's machine decides.
+    pub async fn call(&self, original: Original) -> Result<Box<RawValue>, ClientError> {
+        let mut call = ModernCall::new(self.config.clone(), original, self.next_id.get());
+        let outcome = self.drive(&mut call).await;
+        self.next_id.set(call.next_id());
+        outcome
+    }
+
+    async fn drive(&self, call: &mut ModernCall) -> Result<Box<RawValue>, ClientError> {
+        let mut step = self.exchange(call).await?;
         loop {
-            let input = match ModernResult::classify(current)
-                .map_err(|e| ClientError::Protocol(e.message))?
-            {
-                ModernResult::Complete(raw) => return Ok(raw),
-                ModernResult::InputRequired(input) => input,
+            step = match step {
+                ModernStep::Complete(done) => return Ok(done.result),
+                ModernStep::Failed(err) => return Err(err.into()),
+                ModernStep::ReadyToReplay => self.exchange(call).await?,
+                ModernStep::Ignored => return Err(DriverError::NoResponse.into()),
+                ModernStep::RetryAfter { delay_ms } => {
+                    sleep(u32::try_from(delay_ms).unwrap_or(u32::MAX)).await;
+                    self.exchange(call).await?
+                }
+                ModernStep::InputNeeded { elicitations, .. } => {
+                    let keys: Vec<String> = elicitations.iter().map(|e| e.key.clone()).collect();
+                    let (submit, submitted) = mpsc::unbounded();
+                    *self.round.borrow_mut() = Some(PendingRound {
+                        expected: keys.clone(),
+                        answers: IndexMap::new(),
+                        submit,
+                    });
+                    for pending in elicitations {
+                        (self.sink)(ClientEvent::Elicit {
+                            key: pending.key,
+                            params: pending.params,
+                        });
+                    }
+                    let step = self.answer_round(call, submitted).await;
+                    *self.round.borrow_mut() = None;
+                    let step = step?;
+                    for key in keys {
+                        (self.sink)(ClientEvent::Answered { key });
+                    }
+                    step
+                }
             };
-            rounds += 1;
-            if rounds > self.config.max_rounds {
-                return Err(ClientError::TooManyRounds {
-                    max_rounds: self.config.max_rounds,
-                });
-            }
-            let state = input.request_state.as_deref();
-            let requests = input.input_requests.clone().unwrap_or_default();
-            if requests.is_empty() {
-                sleep(delay).await;
-                delay = (delay * 2).min(STATE_ONLY_MAX_DELAY_MS);
-                current = self.post(method, &params, None, state, extra).await?;
-                continue;
-            }
-            delay = STATE_ONLY_FIRST_DELAY_MS;
-            current = self.round(method, &params, requests, state, extra).await?;
         }
     }
 
-    /// One round with input requests: answer roots ourselves, refuse sampling, show the
-    /// elicitations, wait for the user, replay. Returns the replay's result.
-    async fn round(
+    /// Waits for the user's answers to the round, records them in a copy of the machine and
+    /// sends the replay; a transport failure keeps the round for a resend.
+    async fn answer_round(
         &self,
-        method: &str,
-        params: &Map<String, Value>,
-        requests: IndexMap<String, InputRequest>,
-        state: Option<&RawValue>,
-        extra: &[(String, String)],
-    ) -> Result<Box<RawValue>, ClientError> {
-        let mut responses = InputResponses::new();
-        let mut elicitations = Vec::new();
-        for (key, request) in requests {
-            match request {
-                InputRequest::Elicit(params) => elicitations.push((key, params)),
-                InputRequest::Roots(_) => {
-                    responses.insert(
-                        key,
-                        InputResponse::Roots(ListRootsResult {
-                            roots: self.config.roots.clone(),
-                        }),
-                    );
-                }
-                InputRequest::Sampling(_) => {
-                    return Err(ClientError::Refused(
-                        "The server asked this client to run a language model \
-                         (sampling/createMessage). This client has no sampling handler, \
-                         so the call cannot go on."
-                            .into(),
-                    ))
-                }
-                InputRequest::Unknown { method: asked, .. } => {
-                    return Err(ClientError::Refused(format!(
-                        "The server asked for {asked:?}, which this client does not support, \
-                         so the call cannot go on."
-                    )))
-                }
-            }
-        }
-        if elicitations.is_empty() {
-            return self
-                .post(method, params, Some(&responses), state, extra)
-                .await;
-        }
-        let (submit, mut submitted) = mpsc::unbounded();
-        *self.round.borrow_mut() = Some(PendingRound {
-            expected: elicitations.iter().map(|(k, _)| k.clone()).collect(),
-            answers: IndexMap::new(),
-            submit,
-        });
-        let keys: Vec<String> = elicitations.iter().map(|(k, _)| k.clone()).collect();
-        for (key, params) in elicitations {
-            (self.sink)(ClientEvent::Elicit { key, params });
-        }
+        call: &mut ModernCall,
+        mut submitted: mpsc::UnboundedReceiver<Submit>,
+    ) -> Result<ModernStep, ClientError> {
         loop {
             let Some(Submit { answers, done }) = submitted.next().await else {
                 return Err(ClientError::NotConnected);
             };
-            let mut all = responses.clone();
-            for (key, answer) in answers {
-                all.insert(key, InputResponse::Elicit(answer));
+            let mut attempt = call.clone();
+            let recorded: Result<(), DriverError> = answers
+                .into_iter()
+                .try_for_each(|(key, answer)| attempt.answer(&key, answer).map(|_| ()));
+            if let Err(err) = recorded {
+                let err = ClientError::from(err);
+                let _ = done.send(Err(err.clone()));
+                return Err(err);
             }
-            match self.post(method, params, Some(&all), state, extra).await {
-                Ok(result) => {
-                    *self.round.borrow_mut() = None;
+            match self.exchange(&mut attempt).await {
+                Ok(step) => {
+                    *call = attempt;
                     let _ = done.send(Ok(()));
-                    for key in &keys {
-                        (self.sink)(ClientEvent::Answered { key: key.clone() });
-                    }
-                    return Ok(result);
+                    return Ok(step);
                 }
                 Err(ClientError::Transport(err)) => {
-                    // Keep the round: the user's answers stay, and resending retries the replay.
+                    // The round stays: the answers are kept, and resending retries the replay.
                     let _ = done.send(Err(ClientError::Transport(err)));
                 }
                 Err(other) => {
-                    *self.round.borrow_mut() = None;
                     let _ = done.send(Err(other.clone()));
                     return Err(other);
                 }
             }
         }
+    }
+
+    /// Sends the machine's next request and feeds it the answer until it has a step that is
+    /// not [`ModernStep::Ignored`].
+    async fn exchange(&self, call: &mut ModernCall) -> Result<ModernStep, ClientError> {
+        let request = call.request()?;
+        let step = self.exchange_once(call, &request).await;
+        if matches!(step, Err(ClientError::Transport(_))) {
+            call.on_network_failure();
+        }
+        step
+    }
+
+    async fn exchange_once(
+        &self,
+        call: &mut ModernCall,
+        request: &mcp_elicit::driver::HttpRequest,
+    ) -> Result<ModernStep, ClientError> {
+        let mut response = exchange::send(&self.url, request, None).await?;
+        if !exchange::is_success(response.status) {
+            let body = response.read_all().await?;
+            let ct = response.content_type.clone();
+            return Ok(call.on_http_failure(response.status, ct.as_deref(), &body));
+        }
+        let mut messages = Messages::new(response);
+        while let Some(text) = messages.next().await? {
+            match call.on_message(&text) {
+                ModernStep::Ignored => {}
+                step => return Ok(step),
+            }
+        }
+        Ok(call
+            .on_body_end()
+            .unwrap_or(ModernStep::Failed(DriverError::NoResponse)))
     }
 
     /// Records the user's answer to `key`. The last answer of a round sends the replay and
@@ -313,15 +248,4 @@ impl ModernSession {
     pub fn abandon(&self) {
         *self.round.borrow_mut() = None;
     }
-}
-
-/// True when `raw` (a `server/discover` result) names the modern version.
-pub fn discover_is_modern(raw: &RawValue) -> bool {
-    from_raw::<mcp_elicit::wire::DiscoverResult>(raw, "discover result")
-        .map(|d| {
-            d.supported_versions
-                .iter()
-                .any(|v| v == MODERN_PROTOCOL_VERSION)
-        })
-        .unwrap_or(false)
 }

@@ -93,6 +93,64 @@ pub async fn delete(url: &str, headers: &[(String, String)]) -> Result<(), Trans
     }
 }
 
+/// A response as it came: status, the headers the protocol reads, and the body still to
+/// read. Nothing is interpreted here; the core drivers decide what a status or body means.
+pub struct RawResponse {
+    pub status: u16,
+    pub content_type: Option<String>,
+    /// `Mcp-Session-Id`, when the server sent (and, cross-origin, exposed) one.
+    pub session_id: Option<String>,
+    pub body: Option<ByteStream>,
+}
+
+impl RawResponse {
+    /// The whole body (empty when there is none), bounded like any JSON body.
+    pub async fn read_all(&mut self) -> Result<Vec<u8>, TransportError> {
+        match self.body.as_mut() {
+            Some(body) => body.read_to_end(JSON_BODY_LIMIT).await,
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+/// Sends one request a core driver built ([`mcp_elicit::driver::HttpRequest`]) to `url`,
+/// exactly as built: its method, its headers in order, its body.
+pub async fn send_request(
+    url: &str,
+    request: &mcp_elicit::driver::HttpRequest,
+    signal: Option<&AbortSignal>,
+) -> Result<RawResponse, TransportError> {
+    use mcp_elicit::driver::HttpMethod;
+    let builder = match request.method {
+        HttpMethod::Get => Request::get(url),
+        HttpMethod::Post => Request::post(url),
+        HttpMethod::Delete => Request::delete(url),
+    };
+    let builder = with_headers(builder, &request.headers).abort_signal(signal);
+    let response = match &request.body {
+        Some(body) => {
+            let built = builder
+                .body(body.clone())
+                .map_err(|err| TransportError::Malformed {
+                    detail: format!("the request could not be built ({err})"),
+                })?;
+            send(url, built.send()).await?
+        }
+        None => send(url, builder.send()).await?,
+    };
+    let headers = response.headers();
+    let body = match response.body() {
+        Some(stream) => Some(ByteStream::new(&stream, url)?),
+        None => None,
+    };
+    Ok(RawResponse {
+        status: response.status(),
+        content_type: headers.get("content-type"),
+        session_id: headers.get("mcp-session-id"),
+        body,
+    })
+}
+
 fn with_headers(mut builder: RequestBuilder, headers: &[(String, String)]) -> RequestBuilder {
     for (name, value) in headers {
         builder = builder.header(name, value);

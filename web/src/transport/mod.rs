@@ -15,7 +15,9 @@ mod timer;
 
 pub use body::ByteStream;
 pub use error::{RpcError, TransportError};
-pub use http::{delete, open_get_stream, post, rpc_error_in, Exchange, Reply};
+pub use http::{
+    delete, open_get_stream, post, rpc_error_in, send_request, Exchange, RawResponse, Reply,
+};
 pub use probe::{origin_of, page_origin};
 pub use sse_stream::SseStream;
 pub use timer::sleep;
