@@ -175,6 +175,46 @@ fn ping_roots_and_unknown_requests_are_answered_automatically() {
 }
 
 #[test]
+fn sampling_goes_to_the_host_only_when_declared_and_is_answered_or_refused() {
+    let config = LegacyConfig {
+        capabilities: mcp_elicit::wire::ClientCapabilities::for_host(true),
+        ..LegacyConfig::default()
+    };
+    let mut s = LegacySession::new(config);
+    let init = s.initialize_request().unwrap();
+    assert_eq!(body(&init)["params"]["capabilities"]["sampling"], json!({}));
+    s.on_http_status(Some(&RequestId::Number(0)), 200, Some("sid"));
+    let LegacyEvent::Initialized { .. } = s.on_message(INIT_RESULT) else {
+        panic!()
+    };
+    let request = r#"{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"6x7?"}}],"maxTokens":200}}"#;
+    let LegacyEvent::Sampling { id, params } = s.on_message(request) else {
+        panic!()
+    };
+    assert_eq!(id, RequestId::Number(3));
+    assert_eq!(params["maxTokens"], 200);
+    let result = json!({"role":"assistant","content":{"type":"text","text":"42"},"model":"m"});
+    let answer = s.answer_sampling(&id, &result).unwrap();
+    assert_eq!(answer.header("Mcp-Session-Id"), Some("sid"));
+    assert_eq!(
+        body(&answer),
+        json!({"jsonrpc":"2.0","id":3,"result":result})
+    );
+    let refusal = s.refuse_sampling(&id, "The user refused.").unwrap();
+    assert_eq!(
+        body(&refusal),
+        json!({"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"The user refused."}})
+    );
+    // A sampling request without params is refused by the session itself.
+    let LegacyEvent::Reply { request, .. } =
+        s.on_message(r#"{"jsonrpc":"2.0","id":4,"method":"sampling/createMessage"}"#)
+    else {
+        panic!()
+    };
+    assert_eq!(body(&request)["error"]["code"], -32602);
+}
+
+#[test]
 fn url_elicitation_required_error_is_surfaced_with_its_elicitations() {
     let mut s = ready_session();
     let (id, _) = s

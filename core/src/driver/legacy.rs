@@ -10,6 +10,8 @@
 //!       ─▶ Response{id, result}                 our answer
 //!       ─▶ Failed{id, error}                    a JSON-RPC error (-32042 carries its URL elicitations)
 //!       ─▶ Elicit{id, params}                   show it; POST answer_elicitation(id, result)
+//!       ─▶ Sampling{id, params}                 (only when sampling is declared) ask the host's
+//!                                               handler; POST answer_sampling / refuse_sampling
 //!       ─▶ ElicitationComplete{elicitation_id}  a URL card may stop waiting
 //!       ─▶ Reply{request}                       POST this automatic answer (ping, roots/list,
 //!                                               method-not-found, malformed elicitation)
@@ -67,6 +69,7 @@ pub mod methods {
     pub const INITIALIZED: &str = "notifications/initialized";
     pub const PING: &str = "ping";
     pub const ROOTS_LIST: &str = "roots/list";
+    pub const SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";
     pub const ELICITATION_CREATE: &str = "elicitation/create";
     pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
 }
@@ -129,6 +132,10 @@ pub enum LegacyEvent {
         id: RequestId,
         params: ElicitRequestParams,
     },
+    /// The server asks the host's LLM for a completion (`sampling/createMessage`); only
+    /// when the config declares sampling (else the session refuses it by itself). Answer
+    /// with [`LegacySession::answer_sampling`] or [`LegacySession::refuse_sampling`].
+    Sampling { id: RequestId, params: Value },
     /// A URL-mode elicitation finished on the server's side.
     ElicitationComplete { elicitation_id: String },
     /// An answer the session wrote by itself; POST it. `note` says why, when it is a refusal.
@@ -273,6 +280,27 @@ impl LegacySession {
         result: &ElicitResult,
     ) -> Result<HttpRequest, DriverError> {
         Ok(self.with_session(HttpRequest::post(result_body(id, result)?)))
+    }
+
+    /// The response to a `sampling/createMessage` request: the host handler's
+    /// `CreateMessageResult`, passed through as it came.
+    pub fn answer_sampling(
+        &self,
+        id: &RequestId,
+        result: &Value,
+    ) -> Result<HttpRequest, DriverError> {
+        Ok(self.with_session(HttpRequest::post(result_body(id, result)?)))
+    }
+
+    /// The error response to a `sampling/createMessage` request the host's handler could
+    /// not answer (it threw, or the user refused): the server's tool sees `why`.
+    pub fn refuse_sampling(&self, id: &RequestId, why: &str) -> Result<HttpRequest, DriverError> {
+        let error = ErrorObject {
+            code: codes::INTERNAL_ERROR,
+            message: why.to_owned(),
+            data: None,
+        };
+        Ok(self.with_session(HttpRequest::post(error_body(id, &error)?)))
     }
 
     /// The GET that opens the session's server-to-client stream (completions
@@ -501,6 +529,19 @@ impl LegacySession {
                         &id,
                         codes::INVALID_PARAMS,
                         format!("The server's elicitation request is malformed: {why}"),
+                    ),
+                }
+            }
+            methods::SAMPLING_CREATE_MESSAGE if self.config.capabilities.sampling.is_some() => {
+                let params = params
+                    .as_deref()
+                    .and_then(|p| serde_json::from_str::<Value>(p.get()).ok());
+                match params {
+                    Some(params @ Value::Object(_)) => LegacyEvent::Sampling { id, params },
+                    _ => self.reply_error(
+                        &id,
+                        codes::INVALID_PARAMS,
+                        "The server's sampling request has no params object".into(),
                     ),
                 }
             }
