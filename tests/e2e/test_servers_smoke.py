@@ -2,18 +2,31 @@
 
 These pin down what the browser tests rely on: the seed tools answer with the exact
 texts, the modern rounds carry what protocol.md says, the answers are echoed typed,
-and CORS is answered (or, with --no-cors, refused as the stock SDK does).
+sampling and roots requests take the shape each era gives them (and -32021 without the
+capability), a prompt and a resource template ask like tools do, and CORS is answered
+(or, with --no-cors, refused as the stock SDK does).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from harness import LEGACY, DemoServer, LegacySession, ModernClient, http_request, tool_text
+from harness import (
+    CAPABILITIES,
+    LEGACY,
+    DemoServer,
+    HttpReply,
+    LegacySession,
+    ModernClient,
+    http_request,
+    tool_text,
+)
 
 ACCEPT_ALTERNATIVE = {"action": "accept", "content": {"accept_alternative": True, "date": "2025-12-27"}}
 
@@ -441,3 +454,264 @@ def test_trace_records_exchanges(make_demo_server: Any, tmp_path: Any) -> None:
     assert calls[0]["request_headers"]["mcp-name"] == "delete_folder"
     assert calls[0]["status"] == 200
     assert json.loads(calls[0]["response_body"]) == first
+
+
+# --- sampling and roots: the Sample / ListRoots resolvers, both eras ------------------
+
+QUESTION = "What is six times seven?"
+SAMPLING_PARAMS = {
+    "messages": [{"role": "user", "content": {"type": "text", "text": QUESTION}}],
+    "maxTokens": 200,
+}
+LLM_ANSWER = {"role": "assistant", "content": {"type": "text", "text": "forty-two"}, "model": "test-model"}
+SAMPLING_CAPABILITIES = {**CAPABILITIES, "sampling": {}}
+ROOTS_CAPABILITIES = {**CAPABILITIES, "roots": {}}
+TWO_ROOTS = [{"uri": "file:///home/ada/project", "name": "project"}, {"uri": "file:///tmp/scratch"}]
+_request_ids = itertools.count(1000)
+
+
+def legacy_post(session: LegacySession, method: str, params: dict[str, Any]) -> HttpReply:
+    """POST any request in a legacy session (LegacySession.start_call only does tools/call)."""
+    body = {"jsonrpc": "2.0", "id": next(_request_ids), "method": method, "params": params}
+    return http_request(session.url, body=body, headers=session.headers())
+
+
+@pytest.fixture
+def legacy_with(demo_server: DemoServer) -> Iterator[Callable[[dict[str, Any]], LegacySession]]:
+    """Factory: an initialised legacy session declaring the given client capabilities."""
+    sessions: list[LegacySession] = []
+
+    def make(capabilities: dict[str, Any]) -> LegacySession:
+        session = LegacySession(demo_server.url, capabilities)
+        session.initialize()
+        sessions.append(session)
+        return session
+
+    yield make
+    for session in sessions:
+        session.close()
+
+
+def assert_missing_capability(reply: HttpReply, capability: str) -> None:
+    """The SDK's -32021 for a resolver whose request needs a capability the client lacks."""
+    messages = list(reply.messages())
+    assert len(messages) == 1, messages
+    error = messages[0]["error"]
+    assert error["code"] == -32021, error
+    assert error["message"].startswith(f"Client did not declare the {capability} capability required by resolver")
+    assert error["data"] == {"requiredCapabilities": {capability: {}}}, error
+
+
+def test_legacy_ask_llm_sampling(legacy_with: Callable[[dict[str, Any]], LegacySession]) -> None:
+    session = legacy_with(SAMPLING_CAPABILITIES)
+    stream = session.start_call("ask_llm", {"question": QUESTION})
+    ask = next(stream)
+    assert ask["method"] == "sampling/createMessage"
+    assert ask["params"] == SAMPLING_PARAMS
+    assert session.respond(ask["id"], LLM_ANSWER) == 202
+    assert complete_text(next(stream)) == "llm (test-model) said: forty-two"
+
+
+MISSING_CAPABILITY_CASES = [("ask_llm", {"question": QUESTION}, "sampling"), ("list_my_roots", {}, "roots")]
+
+
+@pytest.mark.parametrize(("tool", "arguments", "capability"), MISSING_CAPABILITY_CASES)
+def test_legacy_resolver_without_capability(
+    legacy: LegacySession, tool: str, arguments: dict[str, Any], capability: str
+) -> None:
+    # The error rides the POST's SSE stream (HTTP 200), like any legacy result.
+    reply = legacy_post(legacy, "tools/call", {"name": tool, "arguments": arguments})
+    assert reply.status == 200
+    assert reply.is_sse
+    assert_missing_capability(reply, capability)
+
+
+@pytest.mark.parametrize(
+    ("roots", "expected"),
+    [(TWO_ROOTS, "roots: file:///home/ada/project file:///tmp/scratch"), ([], "roots: none")],
+)
+def test_legacy_list_my_roots(
+    legacy_with: Callable[[dict[str, Any]], LegacySession], roots: list[dict[str, str]], expected: str
+) -> None:
+    session = legacy_with(ROOTS_CAPABILITIES)
+    stream = session.start_call("list_my_roots")
+    ask = next(stream)
+    assert ask["method"] == "roots/list"
+    assert session.respond(ask["id"], {"roots": roots}) == 202
+    assert complete_text(next(stream)) == expected
+
+
+def test_modern_ask_llm_sampling(demo_server: DemoServer) -> None:
+    client = ModernClient(demo_server.url, SAMPLING_CAPABILITIES)
+    first = client.call_tool("ask_llm", {"question": QUESTION})["result"]
+    key, request = only_request(first)
+    assert key == "__main__:ask_model"
+    assert request == {"method": "sampling/createMessage", "params": SAMPLING_PARAMS}
+    second = client.call_tool(
+        "ask_llm", {"question": QUESTION}, input_responses={key: LLM_ANSWER}, request_state=first["requestState"]
+    )
+    assert complete_text(second) == "llm (test-model) said: forty-two"
+
+
+@pytest.mark.parametrize(("tool", "arguments", "capability"), MISSING_CAPABILITY_CASES)
+def test_modern_resolver_without_capability(
+    modern: ModernClient, tool: str, arguments: dict[str, Any], capability: str
+) -> None:
+    # The SDK maps -32021 to HTTP 400 (ERROR_CODE_HTTP_STATUS in mcp/shared/inbound.py).
+    reply = modern.post("tools/call", {"name": tool, "arguments": arguments}, name=tool)
+    assert reply.status == 400
+    assert not reply.is_sse
+    assert_missing_capability(reply, capability)
+
+
+@pytest.mark.parametrize(
+    ("roots", "expected"),
+    [(TWO_ROOTS, "roots: file:///home/ada/project file:///tmp/scratch"), ([], "roots: none")],
+)
+def test_modern_list_my_roots(demo_server: DemoServer, roots: list[dict[str, str]], expected: str) -> None:
+    client = ModernClient(demo_server.url, ROOTS_CAPABILITIES)
+    first = client.call_tool("list_my_roots")["result"]
+    key, request = only_request(first)
+    assert key == "__main__:fetch_roots"
+    assert request["method"] == "roots/list"
+    second = client.call_tool(
+        "list_my_roots", input_responses={key: {"roots": roots}}, request_state=first["requestState"]
+    )
+    assert complete_text(second) == expected
+
+
+# --- a prompt and a resource template that ask a form question, both eras -------------
+
+TRIP_SCHEMA = {
+    "type": "object",
+    "properties": {"days": {"default": 3, "maximum": 30, "minimum": 1, "title": "Days", "type": "integer"}},
+}
+REVEAL_SCHEMA = {"type": "object", "properties": {"ok": {"title": "Reveal", "type": "boolean"}}, "required": ["ok"]}
+TRIP_CASES = [
+    ({"action": "accept", "content": {"days": 5}}, "Plan a 5-day trip to Lisbon."),
+    ({"action": "decline"}, "No trip brief for Lisbon: declined"),
+]
+NOTE_CASES = [
+    ({"action": "accept", "content": {"ok": True}}, "Note shopping: water the plants."),
+    ({"action": "decline"}, "Note shopping stays hidden."),
+]
+
+
+def assert_form(params: dict[str, Any], message: str, schema: dict[str, Any]) -> None:
+    assert params["mode"] == "form"
+    assert params["message"] == message
+    rendered = params["requestedSchema"]
+    assert {k: rendered.get(k) for k in schema} == schema, rendered
+    assert rendered.get("required", []) == schema.get("required", [])
+
+
+def prompt_texts(response: dict[str, Any]) -> list[tuple[str, str]]:
+    """(role, text) of each message of a GetPromptResult."""
+    assert "result" in response, response
+    result = response["result"]
+    assert result.get("resultType", "complete") == "complete", result
+    return [(m["role"], m["content"]["text"]) for m in result["messages"]]
+
+
+def resource_text(response: dict[str, Any], uri: str) -> str:
+    """The single text content of a ReadResourceResult, checking its uri and mime type."""
+    assert "result" in response, response
+    result = response["result"]
+    assert result.get("resultType", "complete") == "complete", result
+    [content] = result["contents"]
+    assert content["uri"] == uri
+    assert content["mimeType"] == "text/plain"
+    return str(content["text"])
+
+
+@pytest.mark.parametrize(("answer", "expected"), TRIP_CASES)
+def test_legacy_prompt_trip_brief(legacy: LegacySession, answer: dict[str, Any], expected: str) -> None:
+    stream = legacy_post(legacy, "prompts/get", {"name": "trip_brief", "arguments": {"city": "Lisbon"}}).messages()
+    ask = next(stream)
+    assert ask["method"] == "elicitation/create"
+    assert_form(ask["params"], "How many days in Lisbon?", TRIP_SCHEMA)
+    assert legacy.respond(ask["id"], answer) == 202
+    assert prompt_texts(next(stream)) == [("user", expected)]
+
+
+@pytest.mark.parametrize(("answer", "expected"), NOTE_CASES)
+def test_legacy_resource_template_note(legacy: LegacySession, answer: dict[str, Any], expected: str) -> None:
+    stream = legacy_post(legacy, "resources/read", {"uri": "notes://shopping"}).messages()
+    ask = next(stream)
+    assert ask["method"] == "elicitation/create"
+    assert_form(ask["params"], "Reveal note shopping?", REVEAL_SCHEMA)
+    assert legacy.respond(ask["id"], answer) == 202
+    assert resource_text(next(stream), "notes://shopping") == expected
+
+
+def modern_round(
+    client: ModernClient,
+    method: str,
+    params: dict[str, Any],
+    name: str,
+    input_responses: dict[str, Any] | None = None,
+    request_state: str | None = None,
+) -> dict[str, Any]:
+    """One modern-era round of a prompts/get or resources/read (`name`: the Mcp-Name value)."""
+    extra: dict[str, Any] = {}
+    if input_responses is not None:
+        extra["inputResponses"] = input_responses
+    if request_state is not None:
+        extra["requestState"] = request_state
+    return client.request(method, {**params, **extra}, name=name)
+
+
+@pytest.mark.parametrize(("answer", "expected"), TRIP_CASES)
+def test_modern_prompt_trip_brief(modern: ModernClient, answer: dict[str, Any], expected: str) -> None:
+    params = {"name": "trip_brief", "arguments": {"city": "Lisbon"}}
+    first = modern_round(modern, "prompts/get", params, "trip_brief")["result"]
+    key, request = only_request(first)
+    assert key == "days"
+    assert request["method"] == "elicitation/create"
+    assert_form(request["params"], "How many days in Lisbon?", TRIP_SCHEMA)
+    second = modern_round(modern, "prompts/get", params, "trip_brief", {key: answer}, first["requestState"])
+    assert prompt_texts(second) == [("user", expected)]
+
+
+@pytest.mark.parametrize(("answer", "expected"), NOTE_CASES)
+def test_modern_resource_template_note(modern: ModernClient, answer: dict[str, Any], expected: str) -> None:
+    params = {"uri": "notes://shopping"}
+    first = modern_round(modern, "resources/read", params, "notes://shopping")["result"]
+    key, request = only_request(first)
+    assert key == "reveal"
+    assert request["method"] == "elicitation/create"
+    assert_form(request["params"], "Reveal note shopping?", REVEAL_SCHEMA)
+    second = modern_round(modern, "resources/read", params, "notes://shopping", {key: answer}, first["requestState"])
+    assert resource_text(second, "notes://shopping") == expected
+
+
+def test_modern_answer_without_request_state_is_asked_again(modern: ModernClient) -> None:
+    params = {"name": "trip_brief", "arguments": {"city": "Lisbon"}}
+    first = modern_round(modern, "prompts/get", params, "trip_brief")["result"]
+    key, _ = only_request(first)
+    again = modern_round(modern, "prompts/get", params, "trip_brief", {key: TRIP_CASES[0][0]})["result"]
+    assert only_request(again)[0] == "days"
+
+
+SCHEMA_MISMATCH = "Received an accepted elicitation whose content does not match the requested schema"
+
+
+def test_legacy_prompt_answer_not_matching_schema(legacy: LegacySession) -> None:
+    reply = legacy_post(legacy, "prompts/get", {"name": "trip_brief", "arguments": {"city": "Lisbon"}})
+    stream = reply.messages()
+    ask = next(stream)
+    legacy.respond(ask["id"], {"action": "accept", "content": {"days": "5"}})
+    error = next(stream)["error"]
+    assert reply.status == 200
+    assert error == {"code": -32602, "message": SCHEMA_MISMATCH}
+
+
+def test_modern_prompt_answer_not_matching_schema(modern: ModernClient) -> None:
+    params = {"name": "trip_brief", "arguments": {"city": "Lisbon"}}
+    first = modern_round(modern, "prompts/get", params, "trip_brief")["result"]
+    answer = {"action": "accept", "content": {"days": 31}}
+    extra = {"inputResponses": {"days": answer}, "requestState": first["requestState"]}
+    reply = modern.post("prompts/get", {**params, **extra}, name="trip_brief")
+    body = reply.json()
+    assert reply.status == 400, body
+    assert body["error"] == {"code": -32602, "message": SCHEMA_MISMATCH}

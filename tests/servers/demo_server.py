@@ -45,6 +45,35 @@ Tools for the client's tests (all resolvers, so they work in both eras):
 - `open_vault(vault)`: legacy only, raises -32042 (URL elicitation required) with a
   URL elicitation `vault-{vault}`, until `confirm_deposit`-style `unlock_vault(vault)`
   was called; then returns `Vault {vault} opened.`
+- `ask_llm(question)`: a Resolver with `Sample` (both eras): one `sampling/createMessage`
+  with a single user text message `{question}` and `maxTokens` 200 (legacy: a
+  server-to-client request on the POST's SSE stream; modern: an `inputRequests` entry
+  under the key `__main__:ask_model`). Returns `llm ({model}) said: {text}` (the model
+  and the text content of the client's `CreateMessageResult`). A client that did not
+  declare `sampling` gets the SDK's JSON-RPC error -32021 (missing required client
+  capability, `data.requiredCapabilities` = `{"sampling": {}}`).
+- `list_my_roots()`: a Resolver with `ListRoots` (both eras; key `__main__:fetch_roots`
+  in the modern era). Returns `roots: {uri1} {uri2}` (the uris in the client's order)
+  or `roots: none`. Without the `roots` capability: -32021 as above (`{"roots": {}}`).
+
+Prompt (`prompts/get`), its user message text:
+- `trip_brief(city)`: asks the form question `How many days in {city}?` (`TripDays`: one
+  integer `days`, title `Days`, 1..30, default 3). Legacy: `ctx.elicit` on the POST's
+  SSE stream; modern: a hand-rolled `InputRequiredResult` with the key `days` and the
+  requestState `trip_brief:{city}` (an answer replayed without that requestState is
+  ignored and the question asked again). One user message: `Plan a {days}-day trip to
+  {city}.`, `No trip brief for {city}: declined`, `No trip brief for {city}: cancelled`.
+  An accepted answer that does not fit `TripDays` (e.g. `"5"`, 0, 31) is the JSON-RPC
+  error -32602 `Received an accepted elicitation whose content does not match the
+  requested schema` (legacy: on the SSE stream, HTTP 200; modern: HTTP 400).
+
+Resource template (`resources/read`), its text content (mime type `text/plain`):
+- `notes://{name}` (template name `note`): asks the form question `Reveal note {name}?`
+  (`RevealNote`: one required boolean `ok`, title `Reveal`). Legacy: `ctx.elicit`;
+  modern: a hand-rolled `InputRequiredResult` with the key `reveal` and the requestState
+  `note:{name}` (same replay rule as `trip_brief`). Returns `Note {name}: water the
+  plants.` (accepted with ok=true), `Note {name} stays hidden.` (ok=false or declined),
+  `Note {name}: cancelled.` An answer that does not fit: -32602 as for `trip_brief`.
 
 CORS: the SDK does no CORS, so the ASGI app is wrapped in Starlette's CORSMiddleware
 (answering preflight, allowing the MCP headers and any `Mcp-Param-*`, exposing
@@ -73,22 +102,30 @@ from mcp.server.mcpserver import (
     DeclinedElicitation,
     Elicit,
     ElicitationResult,
+    ListRoots,
     MCPServer,
     RequestStateSecurity,
     Resolve,
+    Sample,
+    UserMessage,
 )
 from mcp.server.elicitation import render_elicitation_schema
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.shared.exceptions import UrlElicitationRequiredError
+from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 from mcp_types import (
+    INVALID_PARAMS,
+    CreateMessageResult,
     ElicitRequest,
     ElicitRequestFormParams,
     ElicitRequestURLParams,
     ElicitResult,
     InputRequiredResult,
+    ListRootsResult,
+    SamplingMessage,
+    TextContent,
 )
 from mcp_types.version import is_version_at_least
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
@@ -476,6 +513,110 @@ async def endless_questions(ctx: Context) -> str | InputRequiredResult:
     )
 
 
+# --- ask_llm / list_my_roots: the other two resolver markers (Sample, ListRoots) ------
+
+
+def ask_model(question: str) -> Sample:
+    return Sample(
+        messages=[SamplingMessage(role="user", content=TextContent(type="text", text=question))],
+        max_tokens=200,
+    )
+
+
+def sampled_text(result: CreateMessageResult) -> str:
+    """The text of a sampling result (its content is one block or, since 2025-11-25, a list)."""
+    blocks = result.content if isinstance(result.content, list) else [result.content]
+    return "".join(b.text for b in blocks if isinstance(b, TextContent))
+
+
+async def ask_llm(question: str, answer: Annotated[CreateMessageResult, Resolve(ask_model)]) -> str:
+    """Ask the client's LLM (sampling/createMessage); needs the client's `sampling` capability."""
+    return f"llm ({answer.model}) said: {sampled_text(answer)}"
+
+
+def fetch_roots() -> ListRoots:
+    return ListRoots()
+
+
+async def list_my_roots(roots: Annotated[ListRootsResult, Resolve(fetch_roots)]) -> str:
+    """List the client's roots (roots/list); needs the client's `roots` capability."""
+    uris = [str(root.uri) for root in roots.roots]
+    return "roots: " + (" ".join(uris) if uris else "none")
+
+
+# --- trip_brief (prompt) and notes://{name} (resource template): one form question ----
+
+
+async def ask_form(
+    ctx: Context, key: str, state: str, message: str, schema: type[Strict]
+) -> ElicitationResult[Any] | InputRequiredResult:
+    """One form question from a handler that is not a tool (no resolvers there).
+
+    Legacy: `ctx.elicit` (rides the POST's SSE stream: the context carries the request id).
+    Modern: an `InputRequiredResult` with `key` and requestState `state`; on the replay the
+    answer counts only when the requestState came back, else the question is asked again.
+    An accepted answer without content, or whose content does not match the schema, is a
+    JSON-RPC error -32602 in both eras (left alone, the SDK would answer code 0 in the
+    legacy era and -32603 in the modern one, as prompts and resources have no `isError`).
+    """
+    if not is_modern(ctx):
+        try:
+            return await ctx.elicit(message, schema)
+        except ValidationError as e:  # a malformed ElicitResult: its text is not echoed
+            raise MCPError(code=INVALID_PARAMS, message="Received an invalid elicitation response") from e
+        except ValueError as e:  # no content, or content not matching the schema
+            raise MCPError(code=INVALID_PARAMS, message=str(e)) from e
+    answer = (ctx.input_responses or {}).get(key)
+    if ctx.request_state != state or not isinstance(answer, ElicitResult):
+        request = ElicitRequest(
+            params=ElicitRequestFormParams(message=message, requested_schema=render_elicitation_schema(schema))
+        )
+        return InputRequiredResult(input_requests={key: request}, request_state=state)
+    if answer.action == "decline":
+        return DeclinedElicitation()
+    if answer.action == "cancel":
+        return CancelledElicitation()
+    if answer.content is None:
+        raise MCPError(code=INVALID_PARAMS, message="Received an accepted elicitation with no content")
+    try:
+        return AcceptedElicitation(data=schema.model_validate(answer.content))
+    except ValidationError as e:
+        raise MCPError(
+            code=INVALID_PARAMS,
+            message="Received an accepted elicitation whose content does not match the requested schema",
+        ) from e
+
+
+class TripDays(Strict):
+    days: int = Field(default=3, title="Days", ge=1, le=30)
+
+
+async def trip_brief(city: str, ctx: Context) -> list[UserMessage] | InputRequiredResult:
+    """A trip-planning prompt; asks how many days first."""
+    outcome = await ask_form(ctx, "days", f"trip_brief:{city}", f"How many days in {city}?", TripDays)
+    if isinstance(outcome, InputRequiredResult):
+        return outcome
+    if isinstance(outcome, AcceptedElicitation):
+        return [UserMessage(f"Plan a {outcome.data.days}-day trip to {city}.")]
+    return [UserMessage(f"No trip brief for {city}: {outcome_word(outcome)}")]
+
+
+class RevealNote(Strict):
+    ok: bool = Field(title="Reveal")
+
+
+async def note(name: str, ctx: Context) -> str | InputRequiredResult:
+    """A note that is shown only after the user agrees."""
+    outcome = await ask_form(ctx, "reveal", f"note:{name}", f"Reveal note {name}?", RevealNote)
+    if isinstance(outcome, InputRequiredResult):
+        return outcome
+    if isinstance(outcome, AcceptedElicitation):
+        return f"Note {name}: water the plants." if outcome.data.ok else f"Note {name} stays hidden."
+    if isinstance(outcome, DeclinedElicitation):
+        return f"Note {name} stays hidden."
+    return f"Note {name}: cancelled."
+
+
 # --- the HTTP app: CORS, DNS-rebinding allow-list, optional static files -------------
 
 
@@ -512,6 +653,8 @@ TOOLS = [
     plan_trip,
     setup_account,
     endless_questions,
+    ask_llm,
+    list_my_roots,
 ]
 
 
@@ -521,6 +664,8 @@ def create_server(state_key: str | None = None) -> MCPServer:
     server = MCPServer(SERVER_NAME, request_state_security=security)
     for tool in TOOLS:
         server.tool()(tool)
+    server.prompt()(trip_brief)
+    server.resource("notes://{name}", name="note", mime_type="text/plain")(note)
     return server
 
 
