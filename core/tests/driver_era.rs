@@ -1,8 +1,8 @@
 //! Auto mode's decision table (see `driver::era`).
 
 use mcp_elicit::driver::era::{
-    after_handshake_error, decide_from_http_failure, decide_from_message, decide_without_answer,
-    discover_request, EraDecision,
+    after_handshake_error, after_handshake_failure, decide_from_http_failure, decide_from_message,
+    decide_without_answer, discover_request, EraDecision,
 };
 use mcp_elicit::driver::DriverError;
 use mcp_elicit::wire::{ClientCapabilities, ErrorObject, Implementation, RequestId};
@@ -162,4 +162,18 @@ fn the_whole_answer_decides() {
         decide(V, &id(), 405, None, b""),
         EraDecision::Legacy { .. }
     ));
+}
+
+#[test]
+fn a_classified_handshake_refusal_naming_the_modern_version_asks_for_a_reprobe() {
+    let refusal = |supported: &[&str]| DriverError::UnsupportedVersion {
+        message: "Unsupported protocol version".into(),
+        supported: supported.iter().map(|s| s.to_string()).collect(),
+    };
+    assert_eq!(
+        after_handshake_failure(&refusal(&["2026-07-28"])),
+        Some("2026-07-28".to_string())
+    );
+    assert_eq!(after_handshake_failure(&refusal(&["2030-01-01"])), None);
+    assert_eq!(after_handshake_failure(&DriverError::NoResponse), None);
 }

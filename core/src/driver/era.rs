@@ -195,6 +195,17 @@ pub fn after_handshake_error(error: &ErrorObject) -> Option<String> {
         .map(str::to_string)
 }
 
+/// [`after_handshake_error`] for a handshake failure the session machine already
+/// classified (it keeps a -32022's `supported` list, not the raw error).
+pub fn after_handshake_failure(error: &super::DriverError) -> Option<String> {
+    match error {
+        super::DriverError::UnsupportedVersion { supported, .. } => {
+            mutual_modern(supported).map(str::to_string)
+        }
+        _ => None,
+    }
+}
+
 /// The whole decision from the probe's complete HTTP answer: status,
 /// `Content-Type` and body. This is the one call a client needs when it reads
 /// the probe's body in full (it is small).
