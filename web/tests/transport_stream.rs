@@ -1,12 +1,16 @@
-//! The transport's body and SSE reading in a real browser (wasm-bindgen-test in Chromium):
-//! a `ReadableStream` split into arbitrary chunks yields the same JSON-RPC messages, data-less
-//! events are skipped, and a request to a port where nothing listens is reported as
-//! "unreachable" in words.
+//! The transport's body reading in a real browser (wasm-bindgen-test in Chromium): a
+//! `ReadableStream` split into arbitrary chunks yields the same JSON-RPC messages through
+//! the client's [`Messages`] (the core's SSE decoder behind it), data-less events are
+//! skipped, the last event id is kept for resuming, a cut stream is an error, and a request
+//! to a port where nothing listens is reported as "unreachable" in words.
 
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function};
-use mcp_elicit_web::transport::{self, ByteStream, SseStream, TransportError};
+use mcp_elicit::driver::http::failure_from_http;
+use mcp_elicit::driver::HttpRequest;
+use mcp_elicit_web::client::{ClientError, Messages};
+use mcp_elicit_web::transport::{self, ByteStream, RawResponse, TransportError};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -28,13 +32,28 @@ fn stream_of(chunks: &[&[u8]]) -> web_sys::ReadableStream {
         .expect("a ReadableStream")
 }
 
+/// The client's reader over an SSE response whose body is `chunks`.
+fn sse_body(chunks: &[&[u8]], url: &str) -> Messages {
+    let body = ByteStream::new(&stream_of(chunks), url).expect("reader");
+    Messages::new(RawResponse {
+        status: 200,
+        content_type: Some("text/event-stream".into()),
+        session_id: None,
+        body: Some(body),
+    })
+}
+
 async fn messages(chunks: &[&[u8]]) -> Vec<String> {
-    let body = ByteStream::new(&stream_of(chunks), "test://stream").expect("reader");
-    let mut sse = SseStream::new(body);
+    let mut body = sse_body(chunks, "test://stream");
     let mut out = Vec::new();
-    while let Some(message) = sse.next_message().await.expect("decodes") {
+    while let Some(message) = body.next().await.expect("decodes") {
         out.push(message);
     }
+    assert_eq!(
+        body.last_event_id(),
+        Some("7"),
+        "the id survives for Last-Event-ID"
+    );
     out
 }
 
@@ -67,12 +86,14 @@ async fn every_split_point_yields_the_same_messages() {
 }
 
 #[wasm_bindgen_test]
-async fn a_stream_cut_mid_event_is_reported_as_dropped() {
-    let body = ByteStream::new(&stream_of(&[b"data: {\"jsonrpc\""]), "test://cut").expect("reader");
-    let mut sse = SseStream::new(body);
-    match sse.next_message().await {
-        Err(TransportError::Dropped { url, .. }) => assert_eq!(url, "test://cut"),
-        other => panic!("expected a dropped stream, got {:?}", other.map(|_| ())),
+async fn a_stream_cut_mid_event_is_an_error_not_silence() {
+    let mut body = sse_body(&[b"data: {\"jsonrpc\""], "test://cut");
+    match body.next().await {
+        Err(ClientError::Driver(err)) => {
+            let words = err.to_string();
+            assert!(!words.is_empty());
+        }
+        other => panic!("expected a cut stream to fail, got {:?}", other.map(|_| ())),
     }
 }
 
@@ -80,12 +101,13 @@ async fn a_stream_cut_mid_event_is_reported_as_dropped() {
 async fn nothing_listening_is_unreachable_in_words() {
     // Port 9 (discard) on loopback: nothing listens there in the test environment.
     let url = "http://127.0.0.1:9/mcp";
-    let err = match transport::post(url, &[], "{}".into(), None).await {
+    let request = HttpRequest::post("{}".into());
+    let err = match transport::send_request(url, &request, None).await {
         Err(err) => err,
         Ok(_) => panic!("a POST to a closed port cannot succeed"),
     };
     assert_eq!(err, TransportError::Unreachable { url: url.into() });
-    let words = err.to_string();
+    let words = ClientError::from(err).to_string();
     assert!(
         words.contains("Cannot reach the server at http://127.0.0.1:9/mcp"),
         "{words}"
@@ -95,14 +117,11 @@ async fn nothing_listening_is_unreachable_in_words() {
 #[wasm_bindgen_test]
 fn http_errors_carry_the_json_rpc_error_in_words() {
     let body = r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated requests."}}"#;
-    let rpc = transport::rpc_error_in(body).expect("a JSON-RPC error");
-    assert_eq!(rpc.code, -32600);
-    let err = TransportError::Http {
-        status: 400,
-        rpc: Some(Box::new(rpc)),
-        body: body.into(),
-    };
+    let err = ClientError::from(failure_from_http(
+        400,
+        Some("application/json"),
+        body.as_bytes(),
+    ));
     let words = err.to_string();
-    assert!(words.contains("HTTP 400"), "{words}");
     assert!(words.contains("no back-channel"), "{words}");
 }

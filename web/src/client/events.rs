@@ -41,6 +41,8 @@ pub enum ClientError {
     UnknownElicitation(String),
     /// No call or connection is active.
     NotConnected,
+    /// The host's sampling handler could not answer the server's `sampling/createMessage`.
+    Sampling(String),
     /// The server lost the request this answer was for (it restarted). The session has been
     /// renewed and keeps the answer: re-run the call and the same question is answered.
     RequestLost,
@@ -61,6 +63,11 @@ impl fmt::Display for ClientError {
                 write!(f, "The request {key} is no longer waiting for an answer.")
             }
             ClientError::NotConnected => f.write_str("Not connected to a server."),
+            ClientError::Sampling(why) => write!(
+                f,
+                "The server asked for an LLM completion (sampling) and the host could not \
+                 provide one: {why}"
+            ),
             ClientError::RequestLost => f.write_str(
                 "The server restarted and lost the request this answer was for; \
                  re-running the call to deliver it.",

@@ -82,6 +82,11 @@ impl Messages {
         }
     }
 
+    /// The id of the last event read, for `Last-Event-ID` when a GET stream is reopened.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.stream.as_ref().and_then(MessageStream::last_event_id)
+    }
+
     /// The server's requested reconnection delay (ms), for a GET stream.
     pub fn retry_ms(&self) -> Option<u64> {
         self.stream.as_ref().and_then(MessageStream::retry_ms)

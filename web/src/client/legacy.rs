@@ -16,12 +16,12 @@ use mcp_elicit::driver::http::failure_from_http;
 use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession as Machine};
 use mcp_elicit::driver::{DriverError, HttpRequest};
 use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
-use mcp_elicit::wire::{ElicitRequestParams, ElicitResult, RequestId};
+use mcp_elicit::wire::{ClientCapabilities, ElicitRequestParams, ElicitResult, RequestId};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use web_sys::AbortController;
 
-use super::config::ClientConfig;
+use super::config::{ClientConfig, SamplingHandler};
 use super::events::{ClientError, ClientEvent, EventSink};
 use super::exchange::{self, Messages};
 use crate::transport::{sleep, RawResponse, TransportError};
@@ -57,6 +57,7 @@ pub struct LegacySession {
 struct Inner {
     url: String,
     sink: EventSink,
+    sampling: Option<SamplingHandler>,
     machine: RefCell<Machine>,
     /// Server requests waiting for the user, by the key shown in the UI.
     pending: RefCell<HashMap<String, PendingRequest>>,
@@ -72,12 +73,14 @@ impl LegacySession {
     pub async fn connect(config: ClientConfig, sink: EventSink) -> Result<Self, ClientError> {
         let machine = Machine::new(LegacyConfig {
             roots: config.roots.clone(),
+            capabilities: ClientCapabilities::for_host(config.sampling.is_some()),
             ..LegacyConfig::default()
         });
         let session = LegacySession {
             inner: Rc::new(Inner {
                 url: config.url,
                 sink,
+                sampling: config.sampling,
                 machine: RefCell::new(machine),
                 pending: RefCell::new(HashMap::new()),
                 replay: RefCell::new(Vec::new()),
@@ -240,6 +243,7 @@ impl LegacySession {
     fn route(&self, event: LegacyEvent) {
         match event {
             LegacyEvent::Elicit { id, params } => self.elicit(id, params),
+            LegacyEvent::Sampling { id, params } => self.sample(id, params),
             LegacyEvent::ElicitationComplete { elicitation_id } => {
                 (self.inner.sink)(ClientEvent::Completed { elicitation_id })
             }
@@ -279,6 +283,32 @@ impl LegacySession {
             },
         );
         (self.inner.sink)(ClientEvent::Elicit { key, params });
+    }
+
+    /// A server `sampling/createMessage` (the machine surfaces it only when sampling was
+    /// declared): the host's handler answers in the background, or its failure is sent back
+    /// as the JSON-RPC error, so the server's tool sees why.
+    fn sample(&self, id: RequestId, params: Value) {
+        let session = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let outcome = match &session.inner.sampling {
+                Some(handler) => handler.sample(params).await,
+                None => Err("this client has no sampling handler".into()),
+            };
+            let reply = {
+                let machine = session.inner.machine.borrow();
+                match &outcome {
+                    Ok(result) => machine.answer_sampling(&id, result),
+                    Err(why) => machine.refuse_sampling(&id, why),
+                }
+            };
+            if let Err(why) = outcome {
+                (session.inner.sink)(ClientEvent::Notice(ClientError::Sampling(why).to_string()));
+            }
+            if let Ok(request) = reply {
+                session.post_in_background(request, None);
+            }
+        });
     }
 
     /// POSTs an answer nobody waits on; when it holds the card `answered`'s answer, the
@@ -364,11 +394,18 @@ impl LegacySession {
         let session = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let mut delay = GET_RETRY_FIRST_MS;
+            // Resumes a reopened stream where it broke (a server with an event store replays
+            // what we missed, e.g. a completion; others ignore the header).
+            let mut last_event_id: Option<String> = None;
             loop {
                 if session.inner.closed.get() || signal.aborted() {
                     return;
                 }
-                let request = session.inner.machine.borrow().get_stream_request(None);
+                let request = session
+                    .inner
+                    .machine
+                    .borrow()
+                    .get_stream_request(last_event_id.as_deref());
                 let Ok(request) = request else { return };
                 match exchange::send(&session.inner.url, &request, Some(&signal)).await {
                     Err(ClientError::Transport(TransportError::Aborted)) => return,
@@ -383,6 +420,9 @@ impl LegacySession {
                         while let Ok(Some(text)) = messages.next().await {
                             let event = session.inner.machine.borrow_mut().on_message(&text);
                             session.route(event);
+                        }
+                        if let Some(id) = messages.last_event_id() {
+                            last_event_id = Some(id.to_owned());
                         }
                         if let Some(retry) = messages.retry_ms() {
                             let retry = u32::try_from(retry).unwrap_or(GET_RETRY_MAX_MS);

@@ -2,8 +2,8 @@
 //!
 //! [`Connection::connect`] picks the era ([`ProtocolChoice`]), and then every call goes
 //! through the same few methods whichever era is in use: [`Connection::list_tools`],
-//! [`Connection::call_tool`] (runs to the final result, pushing [`ClientEvent`]s for the
-//! elicitations on the way) and [`Connection::answer`] (the user's answer to one of them).
+//! [`Connection::call_tool`], [`Connection::get_prompt`] and [`Connection::read_resource`]
+//! (each runs to the final result, pushing [`ClientEvent`]s for the elicitations on the way) and [`Connection::answer`] (the user's answer to one of them).
 //! The protocol itself, what to send and what every message means, is the core's
 //! (`mcp_elicit::driver`: the modern call machine, the legacy session machine, the era
 //! table); this module and its submodules do the IO around those machines.
@@ -19,11 +19,16 @@ use std::rc::Rc;
 use mcp_elicit::driver::era::{self, EraDecision};
 use mcp_elicit::driver::modern::ModernConfig;
 use mcp_elicit::wire::meta::MODERN_PROTOCOL_VERSION;
-use mcp_elicit::wire::{from_raw, CallToolResult, ElicitResult, ListToolsResult, RequestId, Tool};
+use mcp_elicit::wire::{
+    from_raw, CallToolResult, ElicitResult, GetPromptResult, ListToolsResult, ReadResourceResult,
+    RequestId, Tool,
+};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-pub use config::{ClientConfig, ProtocolChoice, DEFAULT_MAX_ROUNDS};
+pub use config::{ClientConfig, ProtocolChoice, SamplingHandler, DEFAULT_MAX_ROUNDS};
 pub use events::{ClientError, ClientEvent, EventSink};
+pub use exchange::Messages;
 pub use legacy::{LegacySession, URL_REQUIRED_KEY_PREFIX};
 pub use modern::{ModernSession, Original};
 
@@ -63,9 +68,23 @@ impl Connection {
                 EraDecision::Incompatible(err) => Err(err.into()),
                 // This client speaks one modern version, the one it probed: a reprobe
                 // would ask the same question again, so it is no modern evidence.
-                EraDecision::Legacy { .. } | EraDecision::Reprobe { .. } => Ok(
-                    Connection::Legacy(LegacySession::connect(config, sink).await?),
-                ),
+                EraDecision::Legacy { .. } | EraDecision::Reprobe { .. } => {
+                    match LegacySession::connect(config.clone(), sink.clone()).await {
+                        Ok(session) => Ok(Connection::Legacy(session)),
+                        // The handshake was refused with -32022 naming the modern version:
+                        // the probe's verdict was wrong (e.g. a transient failure). Probe
+                        // once more, as the SDK does, and keep the refusal otherwise.
+                        Err(ClientError::Driver(err))
+                            if era::after_handshake_failure(&err).is_some() =>
+                        {
+                            match probe(&config.url).await? {
+                                EraDecision::Modern { .. } => Ok(modern(config, sink)),
+                                _ => Err(ClientError::Driver(err)),
+                            }
+                        }
+                        Err(err) => Err(err),
+                    }
+                }
             },
         }
     }
@@ -109,23 +128,63 @@ impl Connection {
         arguments: Map<String, Value>,
         input_schema: Option<&Value>,
     ) -> Result<CallToolResult, ClientError> {
-        let raw = match self {
-            Connection::Modern(s) => {
-                s.call(Original::CallTool {
-                    name: name.to_owned(),
-                    arguments,
-                    input_schema: input_schema.cloned(),
-                })
-                .await?
-            }
+        let raw = self
+            .run(Original::CallTool {
+                name: name.to_owned(),
+                arguments,
+                input_schema: input_schema.cloned(),
+            })
+            .await?;
+        Ok(from_raw(&raw, "tool result")?)
+    }
+
+    /// `prompts/get`, run to its final result like a tool call (it may ask for input).
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<GetPromptResult, ClientError> {
+        let raw = self
+            .run(Original::GetPrompt {
+                name: name.to_owned(),
+                arguments,
+            })
+            .await?;
+        Ok(from_raw(&raw, "prompt")?)
+    }
+
+    /// `resources/read`, run to its final result like a tool call (it may ask for input).
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
+        let raw = self
+            .run(Original::ReadResource {
+                uri: uri.to_owned(),
+            })
+            .await?;
+        Ok(from_raw(&raw, "resource")?)
+    }
+
+    /// Runs one of the requests that may ask for input: modern rounds through the core's
+    /// call machine, or one legacy request whose server requests arrive on its stream.
+    async fn run(&self, original: Original) -> Result<Box<RawValue>, ClientError> {
+        match self {
+            Connection::Modern(s) => s.call(original).await,
             Connection::Legacy(s) => {
                 let mut params = Map::new();
-                params.insert("name".into(), Value::String(name.to_owned()));
-                params.insert("arguments".into(), Value::Object(arguments));
-                s.request("tools/call", params).await?
+                match &original {
+                    Original::CallTool {
+                        name, arguments, ..
+                    }
+                    | Original::GetPrompt { name, arguments } => {
+                        params.insert("name".into(), Value::String(name.clone()));
+                        params.insert("arguments".into(), Value::Object(arguments.clone()));
+                    }
+                    Original::ReadResource { uri } => {
+                        params.insert("uri".into(), Value::String(uri.clone()));
+                    }
+                }
+                s.request(original.method(), params).await
             }
-        };
-        Ok(from_raw(&raw, "tool result")?)
+        }
     }
 
     /// Delivers the user's answer to the elicitation shown as `key`. On failure the

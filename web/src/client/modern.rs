@@ -1,7 +1,8 @@
 //! The 2026-07-28 client: the IO around the core's [`ModernCall`] machine. The machine
 //! builds every request (envelope, `Mcp-*` headers, replays with `inputResponses` and the
-//! byte-exact `requestState`), reads every message, answers roots, refuses sampling, keeps
-//! the back-off and the round bound; this module sends, sleeps and shows.
+//! byte-exact `requestState`), reads every message, answers roots, keeps the back-off and the
+//! round bound; this module sends, sleeps and shows, and asks the host's sampling handler
+//! (when there is one) for the round's `sampling/createMessage` requests.
 //!
 //! Answers reach the running call through a channel: the UI calls [`ModernSession::answer`]
 //! per card; the last answer of a round hands all of them to the call loop, which records
@@ -15,16 +16,16 @@ use futures::channel::{mpsc, oneshot};
 use futures::StreamExt;
 use indexmap::IndexMap;
 use mcp_elicit::driver::modern::{
-    simple_answer, simple_request, ModernCall, ModernConfig, ModernStep,
+    simple_answer, simple_request, ModernCall, ModernConfig, ModernStep, PendingSampling,
 };
 use mcp_elicit::driver::{http::failure_from_http, DriverError};
-use mcp_elicit::wire::{ElicitResult, RequestId};
+use mcp_elicit::wire::{ClientCapabilities, ElicitResult, RequestId};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub use mcp_elicit::driver::modern::Original;
 
-use super::config::ClientConfig;
+use super::config::{ClientConfig, SamplingHandler};
 use super::events::{ClientError, ClientEvent, EventSink};
 use super::exchange::{self, Messages};
 use crate::transport::sleep;
@@ -33,6 +34,7 @@ use crate::transport::sleep;
 pub struct ModernSession {
     url: String,
     config: ModernConfig,
+    sampling: Option<SamplingHandler>,
     sink: EventSink,
     next_id: Cell<i64>,
     round: RefCell<Option<PendingRound>>,
@@ -56,11 +58,13 @@ impl ModernSession {
         let modern = ModernConfig {
             roots: config.roots.clone(),
             max_rounds: config.max_rounds,
+            capabilities: ClientCapabilities::for_host(config.sampling.is_some()),
             ..ModernConfig::default()
         };
         ModernSession {
             url: config.url,
             config: modern,
+            sampling: config.sampling,
             sink,
             next_id: Cell::new(1),
             round: RefCell::new(None),
@@ -117,7 +121,16 @@ impl ModernSession {
                     sleep(u32::try_from(delay_ms).unwrap_or(u32::MAX)).await;
                     self.exchange(call).await?
                 }
-                ModernStep::InputNeeded { elicitations, .. } => {
+                ModernStep::InputNeeded {
+                    elicitations,
+                    sampling,
+                    ..
+                } => {
+                    if self.answer_sampling(call, sampling).await? {
+                        // Sampling was all this round asked for.
+                        step = self.exchange(call).await?;
+                        continue;
+                    }
                     let keys: Vec<String> = elicitations.iter().map(|e| e.key.clone()).collect();
                     let (submit, submitted) = mpsc::unbounded();
                     *self.round.borrow_mut() = Some(PendingRound {
@@ -141,6 +154,28 @@ impl ModernSession {
                 }
             };
         }
+    }
+
+    /// Asks the host's handler for each sampling request of the round and records the
+    /// results; `true` when that answered the whole round. The machine surfaces sampling
+    /// only when it was declared, that is when there is a handler.
+    async fn answer_sampling(
+        &self,
+        call: &mut ModernCall,
+        requests: Vec<PendingSampling>,
+    ) -> Result<bool, ClientError> {
+        let mut all_answered = false;
+        for PendingSampling { key, params } in requests {
+            let Some(handler) = &self.sampling else {
+                return Err(DriverError::SamplingRefused { key }.into());
+            };
+            let result = handler
+                .sample(params)
+                .await
+                .map_err(ClientError::Sampling)?;
+            all_answered = call.answer_sampling(&key, result)?;
+        }
+        Ok(all_answered)
     }
 
     /// Waits for the user's answers to the round, records them in a copy of the machine and

@@ -14,35 +14,10 @@ pub enum TransportError {
     BlockedByCors { url: String, origin: String },
     /// The connection broke while a response body (JSON or SSE stream) was being read.
     Dropped { url: String, detail: String },
-    /// The server answered with an HTTP error status. `rpc` holds the JSON-RPC error the
-    /// body carried, if any (the SDK puts one in most 4xx bodies).
-    Http {
-        status: u16,
-        /// Boxed: errors travel in every `Result`, and most carry no JSON-RPC error.
-        rpc: Option<Box<RpcError>>,
-        body: String,
-    },
-    /// The session id we sent is unknown to the server (HTTP 404): it expired or the server
-    /// restarted. Legacy clients re-initialise on this.
-    SessionExpired,
     /// The server answered something that is not what the protocol allows.
     Malformed { detail: String },
     /// The request was cancelled by us (disconnect, page teardown).
     Aborted,
-}
-
-/// A JSON-RPC error object, as the server sent it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RpcError {
-    pub code: i64,
-    pub message: String,
-    pub data: Option<serde_json::Value>,
-}
-
-impl fmt::Display for RpcError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (JSON-RPC error {})", self.message, self.code)
-    }
 }
 
 impl fmt::Display for TransportError {
@@ -65,21 +40,6 @@ impl fmt::Display for TransportError {
                 f,
                 "The connection to {url} broke while reading the server's answer ({detail})."
             ),
-            TransportError::Http { status, rpc: Some(rpc), .. } => {
-                write!(f, "The server refused the request (HTTP {status}): {rpc}.")
-            }
-            TransportError::Http { status, rpc: None, body } => {
-                let excerpt: String = body.chars().take(200).collect();
-                if excerpt.trim().is_empty() {
-                    write!(f, "The server refused the request (HTTP {status}).")
-                } else {
-                    write!(f, "The server refused the request (HTTP {status}): {}", excerpt.trim())
-                }
-            }
-            TransportError::SessionExpired => write!(
-                f,
-                "The server no longer knows this session (HTTP 404): it expired or the server restarted."
-            ),
             TransportError::Malformed { detail } => {
                 write!(f, "The server sent something this client cannot understand: {detail}.")
             }
@@ -89,14 +49,3 @@ impl fmt::Display for TransportError {
 }
 
 impl std::error::Error for TransportError {}
-
-impl TransportError {
-    /// True when retrying the same request later may work (server down, connection lost):
-    /// the UI keeps the user's answers and offers to resend.
-    pub fn is_retryable(&self) -> bool {
-        matches!(
-            self,
-            TransportError::Unreachable { .. } | TransportError::Dropped { .. }
-        )
-    }
-}
