@@ -8,4 +8,6 @@ pub mod client;
 pub mod components;
 pub mod demo;
 pub mod embed;
+pub mod host;
+pub mod pending;
 pub mod transport;

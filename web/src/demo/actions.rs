@@ -15,7 +15,7 @@ use crate::components::SendStatus;
 pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>) {
     let url = state.server_url.get_untracked().trim().to_owned();
     state.alert.set(None);
-    state.notice.set(None);
+    state.requests.notice.set(None);
     if url.is_empty() {
         let why = "Enter the server's MCP endpoint URL, e.g. http://127.0.0.1:8001/mcp.";
         state.status.set(ConnStatus::Failed(why.into()));
@@ -32,7 +32,7 @@ pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>)
     state.status.set(ConnStatus::Connecting);
     let config = ClientConfig::new(url, state.protocol.get_untracked());
     spawn_local(async move {
-        match Connection::connect(config, state.sink()).await {
+        match Connection::connect(config, state.requests.sink()).await {
             Ok(connection) => {
                 state
                     .status
@@ -63,7 +63,7 @@ pub fn disconnect(state: AppState) {
         spawn_local(async move { old.close().await });
     }
     state.tools.set(Vec::new());
-    state.pending.set(Vec::new());
+    state.requests.clear();
     state.result.set(None);
     state.status.set(ConnStatus::Idle);
 }

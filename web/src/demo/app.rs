@@ -7,9 +7,10 @@ use serde_json::{Map, Value};
 
 use super::actions;
 use super::query::StartParams;
-use super::state::{AppState, Pending};
+use super::state::AppState;
 use crate::client::ProtocolChoice;
-use crate::components::{ElicitationView, SchemaForm};
+use crate::components::SchemaForm;
+use crate::pending::PendingList;
 
 /// The whole app. `start` comes from the query string.
 #[component]
@@ -34,12 +35,17 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
             <p data-testid="connection-status" class="connection-status">
                 {move || state.status.get().text()}
             </p>
-            <p class="notice" role="status">{move || state.notice.get().unwrap_or_default()}</p>
+            <p class="notice" role="status">{move || state.requests.notice.get().unwrap_or_default()}</p>
             <div role="alert" data-testid="app-error" class="app-error">
                 {move || state.alert.get().unwrap_or_default()}
                 <RetryButton state=state />
             </div>
-            <PendingList state=state />
+            <PendingList
+                requests=state.requests
+                on_answer=Callback::new(move |(key, result, status)| {
+                    actions::answer(state, key, result, status)
+                })
+            />
             <ResultView state=state />
             <ToolList state=state />
         </main>
@@ -99,34 +105,6 @@ fn RetryButton(state: AppState) -> impl IntoView {
         <Show when=visible>
             <button type="button" class="retry" on:click=retry>"Retry call"</button>
         </Show>
-    }
-}
-
-#[component]
-fn PendingList(state: AppState) -> impl IntoView {
-    view! {
-        <section class="pending" aria-label="Pending requests">
-            <For
-                each=move || state.pending.get()
-                key=|p: &Pending| (p.seq, p.key.clone())
-                children=move |p: Pending| {
-                    let key = p.key.clone();
-                    let status = p.status;
-                    let on_answer = Callback::new(move |result| {
-                        actions::answer(state, key.clone(), result, status)
-                    });
-                    view! {
-                        <ElicitationView
-                            key=p.key.clone()
-                            params=p.params.clone()
-                            on_answer=on_answer
-                            status=Signal::from(status)
-                            completed=Signal::from(state.completed)
-                        />
-                    }
-                }
-            />
-        </section>
     }
 }
 

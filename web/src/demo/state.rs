@@ -1,14 +1,11 @@
 //! The demo app's state: signals the view reads, and the client events that update them.
 
-use std::collections::HashSet;
-use std::rc::Rc;
-
 use leptos::prelude::*;
-use mcp_elicit::wire::{CallToolResult, ElicitRequestParams, Tool};
+use mcp_elicit::wire::{CallToolResult, Tool};
 use serde_json::{Map, Value};
 
-use crate::client::{ClientEvent, Connection, EventSink, ProtocolChoice};
-use crate::components::SendStatus;
+use crate::client::{Connection, ProtocolChoice};
+use crate::pending::PendingRequests;
 
 /// The connection line (`[data-testid=connection-status]`).
 #[derive(Debug, Clone, PartialEq)]
@@ -30,24 +27,6 @@ impl ConnStatus {
     }
 }
 
-/// One elicitation waiting for (or being answered by) the user.
-#[derive(Clone)]
-pub struct Pending {
-    /// Arrival number: a modern key may come again in a later round, and must then get a
-    /// fresh card rather than the old card's state.
-    pub seq: u64,
-    pub key: String,
-    pub params: ElicitRequestParams,
-    /// How delivering the user's answer went; a failure keeps the card and its input.
-    pub status: RwSignal<SendStatus>,
-}
-
-impl Pending {
-    fn is_url(&self) -> bool {
-        matches!(self.params, ElicitRequestParams::Url(_))
-    }
-}
-
 /// All of the app's signals; `Copy`, so closures capture it freely.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -55,19 +34,14 @@ pub struct AppState {
     pub protocol: RwSignal<ProtocolChoice>,
     pub status: RwSignal<ConnStatus>,
     pub tools: RwSignal<Vec<Tool>>,
-    pub pending: RwSignal<Vec<Pending>>,
-    /// `elicitationId`s the server reported complete (ends URL cards' waiting state).
-    pub completed: RwSignal<HashSet<String>>,
+    /// The cards of the connection's pending elicitations, and its notices.
+    pub requests: PendingRequests,
     pub result: RwSignal<Option<CallToolResult>>,
     /// The error of the latest connect or call, in words (`role="alert"`).
     pub alert: RwSignal<Option<String>>,
-    /// Informational lines (e.g. a re-initialised session).
-    pub notice: RwSignal<Option<String>>,
     /// The latest call, so a -32042 (URL elicitation required) can be retried.
     pub last_call: RwSignal<Option<(String, Map<String, Value>)>>,
     pub calling: RwSignal<bool>,
-    /// Counter for [`Pending::seq`].
-    pub arrivals: StoredValue<u64>,
     pub connection: StoredValue<Option<Connection>, LocalStorage>,
 }
 
@@ -78,46 +52,12 @@ impl AppState {
             protocol: RwSignal::new(ProtocolChoice::Auto),
             status: RwSignal::new(ConnStatus::Idle),
             tools: RwSignal::new(Vec::new()),
-            pending: RwSignal::new(Vec::new()),
-            completed: RwSignal::new(HashSet::new()),
+            requests: PendingRequests::new(),
             result: RwSignal::new(None),
             alert: RwSignal::new(None),
-            notice: RwSignal::new(None),
             last_call: RwSignal::new(None),
             calling: RwSignal::new(false),
-            arrivals: StoredValue::new(0),
             connection: StoredValue::new_local(None),
-        }
-    }
-
-    /// The sink the client pushes its events into.
-    pub fn sink(self) -> EventSink {
-        Rc::new(move |event| self.apply(event))
-    }
-
-    fn apply(self, event: ClientEvent) {
-        match event {
-            ClientEvent::Elicit { key, params } => {
-                let seq = self.arrivals.get_value().wrapping_add(1);
-                self.arrivals.set_value(seq);
-                self.pending.update(|list| {
-                    list.retain(|p| p.key != key);
-                    list.push(Pending {
-                        seq,
-                        key,
-                        params,
-                        status: RwSignal::new(SendStatus::Idle),
-                    });
-                })
-            }
-            // A URL card stays after its answer: it shows the waiting state until complete.
-            ClientEvent::Answered { key } => self
-                .pending
-                .update(|list| list.retain(|p| p.key != key || p.is_url())),
-            ClientEvent::Completed { elicitation_id } => self.completed.update(|done| {
-                done.insert(elicitation_id);
-            }),
-            ClientEvent::Notice(text) => self.notice.set(Some(text)),
         }
     }
 }
