@@ -1,0 +1,194 @@
+"""The host API (`McpClient` in `www/host.html`) against the real SDK demo server, each era.
+
+What a host gets beyond the demo app: prompts and resources that ask for input, its own
+roots offered to the server, and a sampling handler (or none: then sampling is not
+declared and the server refuses the call, which the host sees in words). Elicitation
+cards render into the host's element with the DOM contract's markup; the result is the
+page's JSON of what the Promise resolved with.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from harness import button, control_by_label, wait_css, wait_text
+from test_demo_flows import LEGACY, MODERN, card, set_checkbox, set_text
+
+BOTH = [LEGACY, MODERN]
+
+
+def open_host(
+    driver: Any,
+    www: Any,
+    server: Any,
+    protocol: str,
+    sampling: str | None = None,
+    roots: tuple[str, ...] = (),
+    max_rounds: int | None = None,
+    connected: bool = True,
+) -> None:
+    """Opens `host.html` on `server` and waits for the connection (or its failure)."""
+    query = [("server", server.url), ("protocol", protocol), *[("root", r) for r in roots]]
+    if sampling is not None:
+        query.append(("sampling", sampling))
+    if max_rounds is not None:
+        query.append(("maxRounds", str(max_rounds)))
+    driver.get(f"{www.origin}/host.html?{urlencode(query)}")
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {protocol}" if connected else "not connected")
+
+
+def run(driver: Any, kind: str, target: str, args: dict[str, Any] | None = None) -> None:
+    """Fills the host page's Run form (`kind`: tool, prompt or resource) and presses Run."""
+    from selenium.webdriver.support.ui import Select
+
+    Select(wait_css(driver, "#kind")).select_by_value(kind)
+    for selector, text in (("#target", target), ("#args", json.dumps(args or {}))):
+        field = wait_css(driver, selector)
+        field.clear()
+        field.send_keys(text)
+    button(driver, "Run").click()
+
+
+def result(driver: Any) -> Any:
+    """What the request's Promise resolved with, once it did."""
+    return json.loads(wait_css(driver, "[data-testid=host-result][data-done=true]").text)
+
+
+def host_error(driver: Any, text: str) -> str:
+    """The page's `role=alert` once it contains `text`."""
+    return wait_text(driver, "[data-testid=host-error][role=alert]", text).text
+
+
+def tool_text(driver: Any) -> str:
+    return result(driver)["content"][0]["text"]
+
+
+# --- sampling ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_sampling_handler_answers(driver: Any, www: Any, demo_server: Any, protocol: str) -> None:
+    open_host(driver, www, demo_server, protocol, sampling="echo")
+    run(driver, "tool", "ask_llm", {"question": "What is 6x7?"})
+    assert tool_text(driver) == "llm (host-page-echo) said: echo: What is 6x7?"
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_without_a_sampling_handler_the_server_refuses_in_words(
+    driver: Any, www: Any, demo_server: Any, protocol: str
+) -> None:
+    open_host(driver, www, demo_server, protocol)
+    run(driver, "tool", "ask_llm", {"question": "What is 6x7?"})
+    text = host_error(driver, "The call to ask_llm failed")
+    assert "sampling" in text, text
+
+
+def test_modern_sampling_handler_failure_fails_the_call_in_words(driver: Any, www: Any, demo_server: Any) -> None:
+    open_host(driver, www, demo_server, MODERN, sampling="fail")
+    run(driver, "tool", "ask_llm", {"question": "What is 6x7?"})
+    text = host_error(driver, "The user refused to share the model.")
+    assert "sampling" in text, text
+
+
+def test_legacy_sampling_handler_failure_reaches_the_server(driver: Any, www: Any, demo_server: Any) -> None:
+    """Legacy: the refusal goes back as the JSON-RPC error of the server's request; the
+    tool then fails, and the host also says what its handler refused."""
+    open_host(driver, www, demo_server, LEGACY, sampling="fail")
+    run(driver, "tool", "ask_llm", {"question": "What is 6x7?"})
+    wait_text(driver, ".mce-client .notice[role=status]", "The user refused to share the model.")
+    # The SDK reports the tool's failure as an error result or a JSON-RPC error.
+    from selenium.webdriver.common.by import By
+
+    def failed(d: Any) -> bool:
+        alert = d.find_element(By.CSS_SELECTOR, "[data-testid=host-error]").text
+        done = d.find_elements(By.CSS_SELECTOR, "[data-testid=host-result][data-done=true]")
+        return bool(alert) or (bool(done) and json.loads(done[0].text).get("isError") is True)
+
+    from harness import wait_for
+
+    wait_for(driver, failed, "the tool's failure after the refused sampling")
+
+
+# --- roots -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_roots_are_the_hosts(driver: Any, www: Any, demo_server: Any, protocol: str) -> None:
+    roots = ("file:///home/me/project", "file:///srv/data")
+    open_host(driver, www, demo_server, protocol, roots=roots)
+    run(driver, "tool", "list_my_roots")
+    assert tool_text(driver) == "roots: file:///home/me/project file:///srv/data"
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_no_roots_by_default(driver: Any, www: Any, demo_server: Any, protocol: str) -> None:
+    open_host(driver, www, demo_server, protocol)
+    run(driver, "tool", "list_my_roots")
+    assert tool_text(driver) == "roots: none"
+
+
+# --- prompts and resources that ask for input ----------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        ("Submit", "Plan a 5-day trip to Oslo."),
+        ("Decline", "No trip brief for Oslo: declined"),
+        ("Cancel", "No trip brief for Oslo: cancelled"),
+    ],
+)
+def test_prompt_asks_for_input(
+    driver: Any, www: Any, demo_server: Any, protocol: str, action: str, expected: str
+) -> None:
+    open_host(driver, www, demo_server, protocol)
+    run(driver, "prompt", "trip_brief", {"city": "Oslo"})
+    form = card(driver, "form", "How many days in Oslo?")
+    assert control_by_label(form, "Days").get_attribute("value") == "3", "the default is pre-filled"
+    if action == "Submit":
+        set_text(form, "Days", "5")
+    button(form, action).click()
+    messages = result(driver)["messages"]
+    assert [m["content"]["text"] for m in messages] == [expected]
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        ("Submit", "Note groceries: water the plants."),
+        ("Decline", "Note groceries stays hidden."),
+        ("Cancel", "Note groceries: cancelled."),
+    ],
+)
+def test_resource_asks_for_input(
+    driver: Any, www: Any, demo_server: Any, protocol: str, action: str, expected: str
+) -> None:
+    open_host(driver, www, demo_server, protocol)
+    run(driver, "resource", "notes://groceries")
+    form = card(driver, "form", "Reveal note groceries?")
+    if action == "Submit":
+        set_checkbox(form, "Reveal", True)
+    button(form, action).click()
+    contents = result(driver)["contents"]
+    assert [c["text"] for c in contents] == [expected]
+
+
+# --- options -------------------------------------------------------------------------------
+
+
+def test_configured_round_bound(driver: Any, www: Any, demo_server: Any) -> None:
+    open_host(driver, www, demo_server, MODERN, max_rounds=3)
+    run(driver, "tool", "endless_questions")
+    for n in range(1, 4):
+        button(card(driver, "form", f"Question {n}: shall I ask again?"), "Submit").click()
+    host_error(driver, "stopped after 3 rounds")
+
+
+def test_a_wrong_option_is_refused_at_connect(driver: Any, www: Any, demo_server: Any) -> None:
+    open_host(driver, www, demo_server, MODERN, max_rounds=0, connected=False)
+    host_error(driver, "options.maxRounds must be a whole number from 1 to 1000")

@@ -1,0 +1,213 @@
+//! The JS host API: `McpClient`, a connection to an MCP server whose elicitations are
+//! shown in an element of the host's page, for hosts and extensions that want the whole
+//! client (both eras, rounds, sessions, sampling, roots) and not just one form
+//! ([`crate::embed`]).
+//!
+//! ```js
+//! import init, { McpClient } from "./pkg/mcp_elicit_web.js";
+//! await init();
+//! const client = await McpClient.connect("http://127.0.0.1:8001/mcp", {
+//!   container: document.querySelector("#requests"), // where elicitation cards appear
+//!   protocol: "auto",                                // or "2026-07-28" / "2025-11-25"
+//!   maxRounds: 10,                                   // input rounds one call may take
+//!   roots: [{ uri: "file:///home/me/project", name: "project" }],
+//!   // Only a host with an LLM passes this; without it sampling is not declared.
+//!   sampling: async (params) => ({ role: "assistant", model: "my-llm",
+//!                                  content: { type: "text", text: "..." } }),
+//! });
+//! client.protocolVersion;                               // "2026-07-28" or "2025-11-25"
+//! await client.listTools();                             // [{ name, inputSchema, ... }]
+//! await client.callTool("delete_folder", { path: "/tmp/project" }); // CallToolResult
+//! await client.getPrompt("trip_brief", { city: "Oslo" });           // GetPromptResult
+//! await client.readResource("notes://groceries");                  // ReadResourceResult
+//! await client.close();
+//! ```
+//!
+//! Every Promise rejects with an `Error` in words. Cards follow the DOM contract, like the
+//! demo app's; a card whose answer could not be delivered keeps what was typed and resends
+//! on Submit.
+
+mod options;
+
+use leptos::mount::{mount_to, UnmountHandle};
+use leptos::prelude::*;
+use leptos::tachys::view::any_view::AnyViewState;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use crate::client::{ClientError, Connection};
+use crate::components::SendStatus;
+use crate::pending::{PendingList, PendingRequests};
+
+/// A live connection and the view of its pending elicitations.
+#[wasm_bindgen]
+pub struct McpClient {
+    connection: Connection,
+    requests: PendingRequests,
+    _view: UnmountHandle<AnyViewState>,
+}
+
+/// A JS `Error` with `message`.
+fn js_error(message: impl AsRef<str>) -> JsValue {
+    js_sys::Error::new(message.as_ref()).into()
+}
+
+/// A Rust value as a plain JS object (maps as objects), as it was on the wire.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| js_error(format!("could not hand over the result: {e}")))
+}
+
+/// A JS object argument as JSON object (`undefined` / `null`: empty).
+fn object_arg(value: JsValue, what: &str) -> Result<Map<String, Value>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Map::new());
+    }
+    match serde_wasm_bindgen::from_value::<Value>(value) {
+        Ok(Value::Object(map)) => Ok(map),
+        _ => Err(js_error(format!("{what} must be a plain object"))),
+    }
+}
+
+/// Delivers a card's answer and reports into its status. A lost request (the server
+/// restarted) keeps the answer in the session: calling again sends it at once.
+fn deliver(
+    connection: Connection,
+    key: String,
+    result: mcp_elicit::wire::ElicitResult,
+    status: RwSignal<SendStatus>,
+) {
+    status.set(SendStatus::Sending);
+    leptos::task::spawn_local(async move {
+        match connection.answer(&key, result).await {
+            Ok(()) => status.set(SendStatus::Sent),
+            Err(ClientError::RequestLost) => status.set(SendStatus::Failed(
+                "The server restarted and lost this request; your answer is kept and is sent \
+                 when the call is made again."
+                    .into(),
+            )),
+            Err(err) => status.set(SendStatus::Failed(err.to_string())),
+        }
+    });
+}
+
+#[wasm_bindgen]
+impl McpClient {
+    /// Connects (see the module docs for `options`) and shows elicitations in
+    /// `options.container`. Rejects with the reason in words.
+    pub async fn connect(url: String, options: JsValue) -> Result<McpClient, JsValue> {
+        let options::HostOptions { container, config } = options::parse(url, &options)
+            .map_err(|why| js_error(format!("McpClient.connect: {why}")))?;
+        let requests = PendingRequests::new();
+        let slot = StoredValue::<Option<Connection>, LocalStorage>::new_local(None);
+        let on_answer = Callback::new(move |(key, result, status)| match slot.get_value() {
+            Some(connection) => deliver(connection, key, result, status),
+            None => status.set(SendStatus::Failed(ClientError::NotConnected.to_string())),
+        });
+        let connection = Connection::connect(config, requests.sink())
+            .await
+            .map_err(|e| js_error(e.to_string()))?;
+        slot.set_value(Some(connection.clone()));
+        container.set_text_content(None);
+        let view = mount_to(container, move || {
+            view! {
+                <div class="mce-client">
+                    <p class="notice" role="status">
+                        {move || requests.notice.get().unwrap_or_default()}
+                    </p>
+                    <PendingList requests=requests on_answer=on_answer />
+                </div>
+            }
+            .into_any()
+        });
+        Ok(McpClient {
+            connection,
+            requests,
+            _view: view,
+        })
+    }
+
+    /// The protocol version in use: `2026-07-28`, or the one the legacy handshake chose.
+    #[wasm_bindgen(getter, js_name = protocolVersion)]
+    pub fn protocol_version(&self) -> String {
+        self.connection.protocol_version().to_owned()
+    }
+
+    /// Promise of every tool (`tools/list`, all pages).
+    #[wasm_bindgen(js_name = listTools)]
+    pub fn list_tools(&self) -> js_sys::Promise {
+        let connection = self.connection.clone();
+        future_to_promise(async move {
+            let tools = connection
+                .list_tools()
+                .await
+                .map_err(|e| js_error(e.to_string()))?;
+            to_js(&tools)
+        })
+    }
+
+    /// Promise of the tool's final `CallToolResult`, after every elicitation it asks.
+    /// The modern era's `Mcp-Param-*` headers need the tool's schema: it is looked up with
+    /// `tools/list` when the call starts.
+    #[wasm_bindgen(js_name = callTool)]
+    pub fn call_tool(&self, name: String, arguments: JsValue) -> js_sys::Promise {
+        let connection = self.connection.clone();
+        future_to_promise(async move {
+            let arguments = object_arg(arguments, "callTool's arguments")?;
+            let schema = match &connection {
+                Connection::Modern(_) => connection
+                    .list_tools()
+                    .await
+                    .ok()
+                    .and_then(|tools| tools.into_iter().find(|t| t.name == name))
+                    .map(|t| t.input_schema),
+                Connection::Legacy(_) => None,
+            };
+            let result = connection
+                .call_tool(&name, arguments, schema.as_ref())
+                .await
+                .map_err(|e| js_error(format!("The call to {name} failed: {e}")))?;
+            to_js(&result)
+        })
+    }
+
+    /// Promise of the prompt's `GetPromptResult`, after every elicitation it asks.
+    #[wasm_bindgen(js_name = getPrompt)]
+    pub fn get_prompt(&self, name: String, arguments: JsValue) -> js_sys::Promise {
+        let connection = self.connection.clone();
+        future_to_promise(async move {
+            let arguments = object_arg(arguments, "getPrompt's arguments")?;
+            let result = connection
+                .get_prompt(&name, arguments)
+                .await
+                .map_err(|e| js_error(format!("Getting the prompt {name} failed: {e}")))?;
+            to_js(&result)
+        })
+    }
+
+    /// Promise of the resource's `ReadResourceResult`, after every elicitation it asks.
+    #[wasm_bindgen(js_name = readResource)]
+    pub fn read_resource(&self, uri: String) -> js_sys::Promise {
+        let connection = self.connection.clone();
+        future_to_promise(async move {
+            let result = connection
+                .read_resource(&uri)
+                .await
+                .map_err(|e| js_error(format!("Reading {uri} failed: {e}")))?;
+            to_js(&result)
+        })
+    }
+
+    /// Ends the connection (a legacy session is DELETEd) and removes its cards.
+    pub fn close(&self) -> js_sys::Promise {
+        let connection = self.connection.clone();
+        self.requests.clear();
+        future_to_promise(async move {
+            connection.close().await;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+}

@@ -1,0 +1,129 @@
+//! Reading the `options` object of `McpClient.connect(url, options)`: every field is
+//! optional but `container`, and a wrong one is refused in words naming the field, so a
+//! host finds its mistake at connect time instead of in a half-working client.
+
+use futures::FutureExt;
+use js_sys::{Function, Object, Promise, Reflect};
+use mcp_elicit::wire::Root;
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::client::{ClientConfig, ProtocolChoice, SamplingHandler};
+
+/// Most rounds a host may allow one call (a typo such as 1e9 would hang a page on an
+/// endless server).
+const MAX_ROUNDS_LIMIT: u32 = 1_000;
+
+/// What `connect` needs beyond the URL.
+pub struct HostOptions {
+    pub container: web_sys::HtmlElement,
+    pub config: ClientConfig,
+}
+
+fn field(options: &JsValue, name: &str) -> Result<Option<JsValue>, String> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    let value = Reflect::get(options, &JsValue::from_str(name))
+        .map_err(|_| format!("options.{name} could not be read"))?;
+    Ok((!value.is_undefined() && !value.is_null()).then_some(value))
+}
+
+/// Reads `options` (a plain object) for a connection to `url`.
+pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
+    if !(options.is_undefined() || options.is_null() || options.is_instance_of::<Object>()) {
+        return Err("options must be an object such as { container: element }".into());
+    }
+    let container = field(options, "container")?
+        .and_then(|v| v.dyn_into::<web_sys::HtmlElement>().ok())
+        .ok_or("options.container must be the HTML element where elicitations are shown")?;
+    let protocol = match field(options, "protocol")? {
+        None => ProtocolChoice::Auto,
+        Some(v) => v
+            .as_string()
+            .and_then(|text| ProtocolChoice::parse(&text))
+            .ok_or(r#"options.protocol must be "auto", "2026-07-28" or "2025-11-25""#)?,
+    };
+    let mut config = ClientConfig::new(url, protocol);
+    if let Some(v) = field(options, "maxRounds")? {
+        config.max_rounds = v
+            .as_f64()
+            .filter(|n| n.fract() == 0.0 && (1.0..=f64::from(MAX_ROUNDS_LIMIT)).contains(n))
+            .map(|n| n as u32)
+            .ok_or(format!(
+                "options.maxRounds must be a whole number from 1 to {MAX_ROUNDS_LIMIT}"
+            ))?;
+    }
+    if let Some(v) = field(options, "roots")? {
+        config.roots = serde_wasm_bindgen::from_value::<Vec<Root>>(v).map_err(|e| {
+            format!("options.roots must be an array of {{ uri, name? }} objects ({e})")
+        })?;
+    }
+    if let Some(v) = field(options, "sampling")? {
+        let handler = v
+            .dyn_into::<Function>()
+            .map_err(|_| "options.sampling must be a function (params) => CreateMessageResult")?;
+        config.sampling = Some(js_sampling(handler));
+    }
+    Ok(HostOptions { container, config })
+}
+
+/// The host's JS sampling function as the client's handler: called with the request's
+/// params as a plain object; may return the `CreateMessageResult` or a Promise of it, and
+/// may throw (or reject) to refuse.
+fn js_sampling(handler: Function) -> SamplingHandler {
+    SamplingHandler::new(move |params: Value| {
+        let handler = handler.clone();
+        async move {
+            let ser = serde_wasm_bindgen::Serializer::json_compatible();
+            let arg = params
+                .serialize(&ser)
+                .map_err(|e| format!("the request could not be handed over: {e}"))?;
+            let returned = handler.call1(&JsValue::NULL, &arg).map_err(error_text)?;
+            let value = JsFuture::from(Promise::resolve(&returned))
+                .await
+                .map_err(error_text)?;
+            let result: Value = serde_wasm_bindgen::from_value(value)
+                .map_err(|e| format!("the sampling handler's result is not JSON ({e})"))?;
+            check_create_message_result(&result)?;
+            Ok(result)
+        }
+        .boxed_local()
+    })
+}
+
+/// A `CreateMessageResult` needs `role`, `content` and `model`; say which is missing
+/// rather than let the server answer with a validation error about our message.
+fn check_create_message_result(result: &Value) -> Result<(), String> {
+    let Some(object) = result.as_object() else {
+        return Err("the sampling handler must return an object { role, content, model }".into());
+    };
+    let missing: Vec<&str> = ["role", "content", "model"]
+        .into_iter()
+        .filter(|k| !object.contains_key(*k))
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the sampling handler's result lacks {}",
+            missing.join(", ")
+        ))
+    }
+}
+
+/// The words of whatever a JS function threw: an `Error`'s message, a string, or its JSON.
+pub fn error_text(thrown: JsValue) -> String {
+    if let Some(error) = thrown.dyn_ref::<js_sys::Error>() {
+        return String::from(error.message());
+    }
+    if let Some(text) = thrown.as_string() {
+        return text;
+    }
+    js_sys::JSON::stringify(&thrown)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| "an unreadable error".into())
+}
