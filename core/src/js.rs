@@ -145,13 +145,48 @@ fn compile_js(schema: &JsValue) -> Result<FormSpec, JsValue> {
     compile(&value).map_err(|e| schema_error(&e))
 }
 
+/// A JS value as JSON, through `JSON.stringify` and serde_json: one call into the engine
+/// and a native-speed parse, where walking the object property by property from wasm
+/// (serde-wasm-bindgen) costs a boundary crossing per key and value (measured with
+/// `scripts/bench`: several times slower on a typical schema).
+///
+/// `JSON.stringify` alone would drop a function or `undefined` member silently (and so
+/// validate something other than what the host holds); the replacer refuses them instead.
 fn from_js(v: &JsValue) -> Result<Value, String> {
-    serde_wasm_bindgen::from_value(v.clone()).map_err(|e| e.to_string())
+    let text = STRICT_REPLACER
+        .with(|replacer| js_sys::JSON::stringify_with_replacer(v, replacer))
+        .map_err(|thrown| {
+            thrown
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "it cannot be written as JSON".into())
+        })?
+        .as_string()
+        .ok_or_else(|| "it is not a JSON value".to_string())?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
 }
 
+thread_local! {
+    /// `JSON.stringify`'s replacer that throws on what JSON cannot hold. Plain JS, made
+    /// once: it runs inside the engine, with no wasm boundary crossing per key.
+    static STRICT_REPLACER: JsValue = js_sys::Function::new_with_args(
+        "key, value",
+        "const t = typeof value;\
+         if (t === 'function' || t === 'symbol' || t === 'undefined' || t === 'bigint') {\
+           throw new TypeError(key === '' ? 'it is a ' + t + ', not JSON'\
+             : 'the member ' + JSON.stringify(key) + ' is a ' + t + ', not JSON');\
+         }\
+         return value;",
+    )
+    .into();
+}
+
+/// The reverse of [`from_js`]: serde_json text, then one `JSON.parse` (plain objects and
+/// arrays, as on the wire).
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))
+    let text =
+        serde_json::to_string(v).map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
+    js_sys::JSON::parse(&text)
 }
 
 /// A JS `Error` whose message says what is wrong and whose `path` says where.
