@@ -15,6 +15,7 @@ use std::rc::Rc;
 use mcp_elicit::driver::http::failure_from_http;
 use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession as Machine};
 use mcp_elicit::driver::{DriverError, HttpRequest};
+use mcp_elicit::sse::SseError;
 use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
 use mcp_elicit::wire::{ClientCapabilities, ElicitRequestParams, ElicitResult, RequestId};
 use serde_json::value::RawValue;
@@ -24,6 +25,7 @@ use web_sys::AbortController;
 use super::config::{ClientConfig, SamplingHandler};
 use super::events::{ClientError, ClientEvent, EventSink};
 use super::exchange::{self, Messages};
+use super::resume::Resumption;
 use crate::transport::{sleep, RawResponse, TransportError};
 
 /// First and longest wait before reopening a dropped GET stream.
@@ -210,7 +212,20 @@ impl LegacySession {
             return Err(err);
         }
         let mut messages = Messages::new(response);
-        while let Some(text) = messages.next().await? {
+        let mut resumption = Resumption::default();
+        loop {
+            let next = messages.next().await;
+            resumption.observe(&messages);
+            let text = match next {
+                Ok(Some(text)) => text,
+                ended => match resumable(&ended).then(|| resumption.next_attempt()) {
+                    Some(Some((last_event_id, delay_ms))) => {
+                        messages = self.resume(&last_event_id, delay_ms).await?;
+                        continue;
+                    }
+                    _ => return Err(ended.err().unwrap_or(DriverError::NoResponse.into())),
+                },
+            };
             let event = self.inner.machine.borrow_mut().on_message(&text);
             match event {
                 LegacyEvent::Response {
@@ -223,7 +238,22 @@ impl LegacySession {
                 other => self.route(other),
             }
         }
-        Err(DriverError::NoResponse.into())
+    }
+
+    /// Reopens a request's stream that the server closed: GET with `Last-Event-ID`, after
+    /// the server's `retry:` delay. The server replays what we missed and goes on there.
+    async fn resume(&self, last_event_id: &str, delay_ms: u32) -> Result<Messages, ClientError> {
+        sleep(delay_ms).await;
+        let request = self
+            .inner
+            .machine
+            .borrow()
+            .get_stream_request(Some(last_event_id))?;
+        let mut response = self.send(&request).await?;
+        if let Some(err) = self.status_failure(None, &mut response).await? {
+            return Err(err);
+        }
+        Ok(Messages::new(response))
     }
 
     /// -32042: shows each URL elicitation the server requires before the call can proceed.
@@ -465,6 +495,17 @@ fn event_error(event: LegacyEvent) -> Option<ClientError> {
         LegacyEvent::Failed { error, .. } => Some(error.into()),
         _ => None,
     }
+}
+
+/// Whether a request's stream ended in a way a reconnection can mend: an orderly end
+/// before our answer, a dropped connection, or an event cut off mid-way.
+fn resumable(ended: &Result<Option<String>, ClientError>) -> bool {
+    matches!(
+        ended,
+        Ok(None)
+            | Err(ClientError::Transport(TransportError::Dropped { .. }))
+            | Err(ClientError::Driver(DriverError::Sse(SseError::Truncated)))
+    )
 }
 
 /// The UI key of a server request: its JSON-RPC id as text (`1`, or the string itself).

@@ -13,6 +13,7 @@ mod events;
 mod exchange;
 mod legacy;
 mod modern;
+mod resume;
 
 use std::rc::Rc;
 

@@ -1,0 +1,53 @@
+//! When to resume a POST's event stream that ended before our answer.
+//!
+//! A server with an event store (SEP-1699 polling) may close the SSE stream of a running
+//! request, e.g. during a long task, and expects the client to come back with a GET and
+//! `Last-Event-ID`: the server then replays what was sent since and goes on with the
+//! request on that stream. A stream that never carried an event id cannot be resumed and
+//! ends the request as before. Like the SDK's client, an orderly end keeps resuming; the
+//! bound counts resumptions in a row that brought nothing new, so a server that closes
+//! every stream at once cannot keep a call spinning.
+
+use super::exchange::Messages;
+
+/// Resumptions in a row that brought no new event before the request is given up.
+const MAX_IDLE_RESUMES: u32 = 10;
+/// Wait before resuming when the server named none (`retry:`); the SDK client's default.
+const DEFAULT_DELAY_MS: u64 = 1_000;
+/// Longest wait a server may ask for.
+const MAX_DELAY_MS: u64 = 30_000;
+
+/// What the request's streams told us so far.
+#[derive(Debug, Default)]
+pub struct Resumption {
+    last_event_id: Option<String>,
+    retry_ms: Option<u64>,
+    idle: u32,
+}
+
+impl Resumption {
+    /// Notes the stream's latest event id and `retry:`; a new event id is progress.
+    pub fn observe(&mut self, messages: &Messages) {
+        if let Some(id) = messages.last_event_id() {
+            if self.last_event_id.as_deref() != Some(id) {
+                self.last_event_id = Some(id.to_owned());
+                self.idle = 0;
+            }
+        }
+        if let Some(ms) = messages.retry_ms() {
+            self.retry_ms = Some(ms);
+        }
+    }
+
+    /// The stream ended without our answer: the id to resume from and the wait before
+    /// the GET, or `None` when it cannot (no id) or should not (bound reached) be resumed.
+    pub fn next_attempt(&mut self) -> Option<(String, u32)> {
+        let last = self.last_event_id.clone()?;
+        if self.idle >= MAX_IDLE_RESUMES {
+            return None;
+        }
+        self.idle += 1;
+        let delay = self.retry_ms.unwrap_or(DEFAULT_DELAY_MS).min(MAX_DELAY_MS);
+        Some((last, u32::try_from(delay).unwrap_or(u32::MAX)))
+    }
+}
