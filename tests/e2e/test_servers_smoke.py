@@ -4,21 +4,28 @@ These pin down what the browser tests rely on: the seed tools answer with the ex
 texts, the modern rounds carry what protocol.md says, the answers are echoed typed,
 sampling and roots requests take the shape each era gives them (and -32021 without the
 capability), a prompt and a resource template ask like tools do, and CORS is answered
-(or, with --no-cors, refused as the stock SDK does).
+(or, with --no-cors, refused as the stock SDK does), and a `--resumable` server's streams
+it closes on purpose are resumed with GET + `Last-Event-ID` (priming events, replay), as
+the stock SDK does it: a fresh GET stream is not primed, so it is resumed from the id of
+a live event it carried.
 """
 
 from __future__ import annotations
 
+import http.client
 import itertools
 import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from harness import (
     CAPABILITIES,
+    CLIENT_INFO,
     LEGACY,
     DemoServer,
     HttpReply,
@@ -715,3 +722,349 @@ def test_modern_prompt_answer_not_matching_schema(modern: ModernClient) -> None:
     body = reply.json()
     assert reply.status == 400, body
     assert body["error"] == {"code": -32602, "message": SCHEMA_MISMATCH}
+
+
+# --- streams the server closes: resume_after_drop, confirm_deposit_after_drop ---------
+
+STILL_THERE_SCHEMA = {
+    "type": "object",
+    "properties": {"ok": {"title": "Still there", "type": "boolean"}},
+    "required": ["ok"],
+}
+RESUME_CASES = [
+    ({"action": "accept", "content": {"ok": True}}, "resumed: ok"),
+    ({"action": "accept", "content": {"ok": False}}, "resumed: not ok"),
+    ({"action": "decline"}, "resumed: declined"),
+    ({"action": "cancel"}, "resumed: cancelled"),
+]
+RETRY_MS = 200
+QUIET_WAIT = 1.0
+"""How long a stream must stay silent to count as "did not get it" (a bounded negative)."""
+
+
+@dataclass
+class SseEvent:
+    """One SSE event with every field (harness's `events()` keeps only JSON data)."""
+
+    id: str | None
+    retry: int | None
+    data: str
+
+    @property
+    def message(self) -> Any:
+        """The JSON-RPC message, or None for a priming event (empty data)."""
+        return json.loads(self.data) if self.data else None
+
+    @property
+    def is_priming(self) -> bool:
+        return self.id is not None and self.data == ""
+
+
+class SseStream:
+    """One HTTP request whose SSE reply is read event by event, with bounded waits."""
+
+    def __init__(
+        self, url: str, method: str, headers: dict[str, str], body: Any = None, timeout: float = 10.0
+    ) -> None:
+        parts = urlsplit(url)
+        self.conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80, timeout=timeout)
+        payload = None if body is None else json.dumps(body).encode()
+        all_headers = {**headers, **({"Content-Type": "application/json"} if payload is not None else {})}
+        self.conn.request(method, parts.path or "/", body=payload, headers=all_headers)
+        self.resp = self.conn.getresponse()
+        self.status = self.resp.status
+        self.headers = {k.lower(): v for k, v in self.resp.getheaders()}
+        self.timeout = timeout
+
+    def next(self) -> SseEvent | None:
+        """The next event; None once the server ended the stream; TimeoutError if none in time."""
+        event_id: str | None = None
+        retry: int | None = None
+        data: list[str] = []
+        seen = False
+        while True:
+            raw = self.resp.readline()
+            if not raw:
+                return None
+            line = raw.decode("utf-8").rstrip("\r\n")
+            if line == "":
+                if seen:
+                    return SseEvent(event_id, retry, "\n".join(data))
+                continue
+            if line.startswith(":"):
+                continue  # a comment (sse-starlette's keep-alive ping)
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            seen = True
+            if name == "id":
+                event_id = value
+            elif name == "retry":
+                retry = int(value)
+            elif name == "data":
+                data.append(value)
+
+    def until_end(self) -> list[SseEvent]:
+        """Every event until the server ends the stream (fails if it stays open)."""
+        events: list[SseEvent] = []
+        while (event := self.next()) is not None:
+            events.append(event)
+        self.close()
+        return events
+
+    def until_message(self) -> tuple[list[SseEvent], Any]:
+        """Skip priming events up to the next JSON-RPC message: (priming events, message)."""
+        primings: list[SseEvent] = []
+        while True:
+            event = self.next()
+            assert event is not None, "the stream ended before the next message"
+            if event.message is not None:
+                return primings, event.message
+            assert event.is_priming, event
+            primings.append(event)
+
+    def quiet(self, seconds: float = QUIET_WAIT) -> tuple[list[SseEvent], bool]:
+        """The events of the next `seconds` and whether the stream ended meanwhile; closes it."""
+        events: list[SseEvent] = []
+        deadline = time.monotonic() + seconds
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                assert self.conn.sock is not None
+                self.conn.sock.settimeout(left)
+                event = self.next()
+                if event is None:
+                    return events, True
+                events.append(event)
+        except TimeoutError:
+            pass
+        finally:
+            self.close()
+        return events, False
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class ResumableSession(LegacySession):
+    """A legacy session on a `--resumable` server, reading its SSE streams field by field.
+
+    Every POST's stream starts with a priming event (`id:` and empty data), which
+    `LegacySession` (JSON data only) cannot read, so its initialize is redone here.
+    """
+
+    def initialize(self) -> dict[str, Any]:
+        body = {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {"protocolVersion": LEGACY, "capabilities": self.capabilities, "clientInfo": CLIENT_INFO},
+        }
+        reply = SseStream(self.url, "POST", {"Accept": "application/json, text/event-stream"}, body)
+        self.session_id = reply.headers.get("mcp-session-id")
+        events = reply.until_end()
+        assert self.session_id, "initialize answered without an mcp-session-id header"
+        assert events[0].is_priming and events[0].retry == RETRY_MS, events
+        result = events[1].message
+        note = http_request(
+            self.url, body={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=self.headers()
+        )
+        note.close()
+        assert note.status == 202, f"notifications/initialized got HTTP {note.status}"
+        return dict(result)
+
+    def call(self, name: str, arguments: dict[str, Any] | None = None) -> SseStream:
+        """POST tools/call; the reply's SSE stream, unread."""
+        self._next_id += 1
+        params = {"name": name, "arguments": arguments or {}}
+        body = {"jsonrpc": "2.0", "id": self._next_id, "method": "tools/call", "params": params}
+        reply = SseStream(self.url, "POST", self.headers(), body)
+        assert reply.status == 200, reply.status
+        return reply
+
+    def get(self, last_event_id: str | None = None) -> SseStream:
+        """GET the session's stream: a fresh one, or with `Last-Event-ID` a resumed one."""
+        headers = {**self.headers(), "Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        return SseStream(self.url, "GET", headers)
+
+
+@pytest.fixture
+def resumable(make_demo_server: Any) -> Iterator[ResumableSession]:
+    server = make_demo_server(["--resumable"])
+    session = ResumableSession(server.url)
+    assert session.initialize()["result"]["protocolVersion"] == LEGACY
+    yield session
+    session.close()
+
+
+def test_resumable_request_stream_dropped_then_resumed_with_get(resumable: ResumableSession) -> None:
+    post = resumable.call("resume_after_drop")
+    # The POST's stream: a priming event only, then the server closes it (no elicitation).
+    [priming] = post.until_end()
+    assert priming.is_priming and priming.retry == RETRY_MS, priming
+
+    resumed = resumable.get(priming.id)
+    assert resumed.status == 200
+    assert resumed.headers["content-type"].startswith("text/event-stream")
+    skipped, ask = resumed.until_message()
+    assert skipped == []  # replayed events come first, then a priming event of their own
+    assert ask["method"] == "elicitation/create"
+    assert_form(ask["params"], "Still there after the reconnect?", STILL_THERE_SCHEMA)
+    assert resumable.respond(ask["id"], {"action": "accept", "content": {"ok": True}}) == 202
+
+    primings, final = resumed.until_message()
+    assert [p.retry for p in primings] == [RETRY_MS]
+    assert final["id"] == resumable._next_id  # the tools/call's own id, though it came on a GET
+    assert complete_text(final) == "resumed: ok"
+    # Unlike a POST's stream, the resumed GET does not end after the response.
+    assert resumed.quiet() == ([], False)
+
+
+def completion(elicitation_id: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": elicitation_id}}
+
+
+def warm_up(session: ResumableSession, get: SseStream, booking_id: str) -> SseEvent:
+    """Make the open GET stream carry one live event (the SDK does not prime a fresh GET).
+
+    `confirm_deposit` sends the completion of `deposit-{booking_id}` on the GET stream; the
+    event that carries it, with its `id:`, is what a client resumes the GET stream from.
+    """
+    confirm = session.call("confirm_deposit", {"booking_id": booking_id})
+    assert complete_text(confirm.until_message()[1]) == f"Deposit deposit-{booking_id} confirmed."
+    confirm.close()
+    event = get.next()
+    assert event is not None and event.id is not None and event.retry is None, event
+    assert event.message == completion(f"deposit-{booking_id}"), event
+    return event
+
+
+def test_resumable_fresh_get_stream_is_not_primed(resumable: ResumableSession) -> None:
+    # The stock SDK primes POST streams and resumed GETs, not a GET opened without
+    # Last-Event-ID: the demo must not add a priming event there (it did once).
+    fresh = resumable.get()
+    assert fresh.status == 200
+    assert fresh.headers["content-type"].startswith("text/event-stream")
+    assert fresh.quiet() == ([], False)
+
+
+def test_resumable_get_stream_dropped_completion_only_with_last_event_id(resumable: ResumableSession) -> None:
+    first = resumable.get()
+    assert first.status == 200
+    # No priming event on a fresh GET: a live event gives the stream an id to resume from.
+    warmup = warm_up(resumable, first, "warmup")
+    assert warmup.id is not None
+
+    confirm = resumable.call("confirm_deposit_after_drop", {"booking_id": "b1"})
+    assert complete_text(confirm.until_message()[1]) == "Deposit deposit-b1 confirmed after a stream drop."
+    confirm.close()
+    assert first.until_end() == []  # closed by the server, the completion not on it
+
+    resumed = resumable.get(warmup.id)
+    assert resumed.status == 200
+    assert resumed.headers["content-type"].startswith("text/event-stream")
+    # The replay: only what the GET stream got after the warmup event (not the warmup).
+    replayed = resumed.next()
+    assert replayed is not None and replayed.retry is None, replayed
+    assert replayed.message == completion("deposit-b1")
+    assert replayed.id is not None and int(replayed.id) > int(warmup.id), (warmup, replayed)
+    # Then the SDK primes the resumed stream.
+    priming = resumed.next()
+    assert priming is not None and priming.is_priming and priming.retry == RETRY_MS, priming
+    assert priming.id is not None and int(priming.id) > int(replayed.id), (replayed, priming)
+    # After the replay the resumed GET is the session's live GET stream again.
+    plain = resumable.call("confirm_deposit", {"booking_id": "b2"})
+    assert complete_text(plain.until_message()[1]) == "Deposit deposit-b2 confirmed."
+    plain.close()
+    live = resumed.next()
+    assert live is not None and live.id is not None and live.retry is None, live
+    assert live.message == completion("deposit-b2")
+    resumed.close()
+
+    # A GET without Last-Event-ID starts afresh: no replay of deposit-b1, and (stock SDK)
+    # no priming event either. (409 until the server notices the closed GET above: one GET
+    # stream per session.)
+    deadline = time.monotonic() + 10
+    while (fresh := resumable.get()).status == 409 and time.monotonic() < deadline:
+        fresh.close()
+        time.sleep(0.05)
+    assert fresh.status == 200
+    assert fresh.quiet() == ([], False)
+
+
+def test_resumable_unknown_last_event_id_gets_an_empty_stream(resumable: ResumableSession) -> None:
+    reply = resumable.get("no-such-event")
+    assert reply.status == 200
+    assert reply.until_end() == []
+
+
+@pytest.mark.parametrize(("answer", "expected"), RESUME_CASES)
+def test_legacy_resume_after_drop_without_event_store(
+    legacy: LegacySession, answer: dict[str, Any], expected: str
+) -> None:
+    # Without an event store, ctx.close_sse_stream() is a no-op: a plain elicitation.
+    stream = legacy.start_call("resume_after_drop")
+    ask = next(stream)
+    assert ask["method"] == "elicitation/create"
+    assert_form(ask["params"], "Still there after the reconnect?", STILL_THERE_SCHEMA)
+    assert legacy.respond(ask["id"], answer) == 202
+    assert complete_text(next(stream)) == expected
+
+
+def test_legacy_confirm_deposit_after_drop_without_event_store(legacy: LegacySession) -> None:
+    # Nothing is dropped: the completion arrives on the open GET stream, as for confirm_deposit.
+    notifications: list[Any] = []
+    get_stream = legacy.open_get_stream()
+    reader = threading.Thread(target=lambda: notifications.append(next(get_stream)), daemon=True)
+    reader.start()
+    confirm = legacy.start_call("confirm_deposit_after_drop", {"booking_id": "b9"})
+    assert complete_text(next(confirm)) == "Deposit deposit-b9 confirmed after a stream drop."
+    reader.join(timeout=20)
+    assert notifications == [
+        {"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": "deposit-b9"}}
+    ]
+
+
+@pytest.mark.parametrize(("answer", "expected"), RESUME_CASES)
+def test_modern_resume_after_drop_asks_in_a_round(modern: ModernClient, answer: dict[str, Any], expected: str) -> None:
+    first = modern.call_tool("resume_after_drop")["result"]
+    key, request = only_request(first)
+    assert key == "still_there"
+    assert_form(request["params"], "Still there after the reconnect?", STILL_THERE_SCHEMA)
+    second = modern.call_tool(
+        "resume_after_drop", input_responses={key: answer}, request_state=first["requestState"]
+    )
+    assert complete_text(second) == expected
+
+
+def test_modern_confirm_deposit_after_drop(modern: ModernClient) -> None:
+    result = modern.call_tool("confirm_deposit_after_drop", {"booking_id": "b3"})
+    assert complete_text(result) == "Deposit deposit-b3 confirmed (no completion notification in 2026-07-28)."
+
+
+def test_resumable_sessions_keep_their_own_events(resumable: ResumableSession) -> None:
+    # The SDK names a session's GET stream `_GET_stream` in every session; the demo's store
+    # keeps one log per session, so a replay never carries another session's events.
+    other = ResumableSession(resumable.url)
+    other.initialize()
+    try:
+        warmups: dict[str, str] = {}
+        for session, booking in ((resumable, "mine"), (other, "theirs")):
+            get = session.get()
+            assert get.status == 200
+            warmup = warm_up(session, get, f"warmup-{booking}")
+            assert warmup.id is not None
+            warmups[booking] = warmup.id
+            confirm = session.call("confirm_deposit_after_drop", {"booking_id": booking})
+            confirm.until_message()
+            confirm.close()
+            assert get.until_end() == []
+        for session, booking in ((resumable, "mine"), (other, "theirs")):
+            replay = session.get(warmups[booking])
+            assert replay.until_message() == ([], completion(f"deposit-{booking}"))
+            events, _ = replay.quiet()
+            assert [(e.is_priming, e.retry) for e in events] == [(True, RETRY_MS)], events
+        # Another session's event id is unknown here: an empty stream.
+        assert other.get(warmups["mine"]).until_end() == []
+    finally:
+        other.close()

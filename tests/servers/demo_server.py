@@ -56,6 +56,26 @@ Tools for the client's tests (all resolvers, so they work in both eras):
   in the modern era). Returns `roots: {uri1} {uri2}` (the uris in the client's order)
   or `roots: none`. Without the `roots` capability: -32021 as above (`{"roots": {}}`).
 
+Tools whose legacy stream the server closes on purpose (for `--resumable`, below):
+- `resume_after_drop()`: legacy: `ctx.close_sse_stream()` (ends this POST's SSE stream
+  right after its priming event on a resumable server; a no-op otherwise, or for a session
+  older than 2025-11-25), then `ctx.elicit` asks `Still there after the reconnect?`
+  (`StillThere`: one required boolean `ok`, title `Still there`). On a resumable server
+  the question and the result therefore arrive only on a GET with `Last-Event-ID` (the
+  POST stream's priming id). Modern: no stream to drop (a lost round is recovered by
+  sending the request again), so the same question is an `InputRequiredResult` with the
+  key `still_there` and the requestState `resume_after_drop` (replay rule as for
+  `trip_brief`). Returns `resumed: ok` (accepted, ok=true), `resumed: not ok` (ok=false),
+  `resumed: declined`, `resumed: cancelled`.
+- `confirm_deposit_after_drop(booking_id)`: marks the deposit paid like `confirm_deposit`.
+  Legacy: `ctx.close_standalone_sse_stream()` (ends the session's GET stream on a
+  resumable server), then sends `notifications/elicitation/complete` for
+  `deposit-{booking_id}` while no GET stream is open: only a GET with `Last-Event-ID` (the
+  id of an event the GET stream carried before, see `--resumable`) gets it (replayed), a
+  GET without one does not. Returns `Deposit deposit-{id} confirmed after a stream drop.`
+  (without an event store nothing is closed and the completion goes out live on an open
+  GET stream, same text). Modern: as `confirm_deposit`.
+
 Prompt (`prompts/get`), its user message text:
 - `trip_brief(city)`: asks the form question `How many days in {city}?` (`TripDays`: one
   integer `days`, title `Days`, 1..30, default 3). Legacy: `ctx.elicit` on the POST's
@@ -84,14 +104,41 @@ CORS: the SDK does no CORS, so the ASGI app is wrapped in Starlette's CORSMiddle
 headers and bodies, SSE streams as sent): for debugging and for capturing transcripts.
 `--state-key` fixes the `requestState` sealing key, so a restarted server still accepts
 a replay sealed before the restart (the fault tests rely on this).
+
+`--resumable` (`build_app(..., resumable=True)`; default off, the other tests pin the
+plain wire) gives the SDK an in-memory `EventStore` (`BoundedEventStore`: one log per
+session, at most 1000 events each and 100 sessions) and `retry_interval=200`. The wire is
+the stock SDK's: the demo only keeps each session's events apart (`ResumableMiddleware`)
+and adds nothing to any stream. For sessions of 2025-11-25 and later (the SDK's rule):
+- every legacy POST's SSE stream starts with a priming event, `id: N`, empty `data:`,
+  `retry: 200`, no `event:` line (initialize's too); event ids are decimal numbers,
+  increasing across the server (opaque to clients). Every later event has an `id:`.
+- the SDK does not prime a fresh GET stream (one opened without `Last-Event-ID`): it
+  starts with nothing, and its first event is the first message the server sends on it
+  (with an `id:`, like every event). So a client can resume a GET stream only once that
+  stream has carried at least one event with an id (e.g. a live
+  `notifications/elicitation/complete` from `confirm_deposit`); a GET stream dropped
+  before that leaves the client no id to resume from, and what was sent meanwhile is
+  lost to it.
+- `GET` + `Last-Event-ID: N` (session headers, `Accept: text/event-stream`) answers 200
+  SSE: the events stored after N on N's stream (a POST's request stream or the GET
+  stream; priming rows skipped), then a new priming event (`id:`, empty data,
+  `retry: 200`), then whatever that stream gets live. It does not end after the
+  request's response: the client closes it. An unknown id (or another session's) gets an
+  empty stream that ends at once. A GET without `Last-Event-ID` while a GET stream is
+  open (a resumed one included): 409; a resumed GET of the GET stream while another is
+  open: the replay only, then the stream ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import sys
+from collections import OrderedDict, deque
+from contextvars import ContextVar
 from typing import Annotated, Any, Literal
 
 import uvicorn
@@ -110,6 +157,7 @@ from mcp.server.mcpserver import (
     UserMessage,
 )
 from mcp.server.elicitation import render_elicitation_schema
+from mcp.server.streamable_http import EventCallback, EventId, EventMessage, EventStore, StreamId
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 from mcp_types import (
@@ -120,6 +168,7 @@ from mcp_types import (
     ElicitRequestURLParams,
     ElicitResult,
     InputRequiredResult,
+    JSONRPCMessage,
     ListRootsResult,
     SamplingMessage,
     TextContent,
@@ -617,6 +666,44 @@ async def note(name: str, ctx: Context) -> str | InputRequiredResult:
     return f"Note {name}: cancelled."
 
 
+# --- resume_after_drop / confirm_deposit_after_drop: streams the server closes --------
+
+
+class StillThere(Strict):
+    ok: bool = Field(title="Still there")
+
+
+STILL_THERE = "Still there after the reconnect?"
+
+
+async def resume_after_drop(ctx: Context) -> str | InputRequiredResult:
+    """Close this call's SSE stream (resumable server, legacy era), then ask a question."""
+    if is_modern(ctx):
+        # No stream to drop: a lost round is recovered by sending the request again.
+        outcome = await ask_form(ctx, "still_there", "resume_after_drop", STILL_THERE, StillThere)
+        if isinstance(outcome, InputRequiredResult):
+            return outcome
+    else:
+        # A no-op unless the server has an event store (--resumable) and the session 2025-11-25+.
+        await ctx.close_sse_stream()
+        outcome = await ctx.elicit(STILL_THERE, StillThere)
+    if isinstance(outcome, AcceptedElicitation):
+        return "resumed: ok" if outcome.data.ok else "resumed: not ok"
+    return f"resumed: {outcome_word(outcome)}"
+
+
+async def confirm_deposit_after_drop(booking_id: str, ctx: Context) -> str:
+    """Like confirm_deposit, but closes the session's GET stream first (resumable server)."""
+    elicitation_id = f"deposit-{booking_id}"
+    _confirmed_deposits.add(elicitation_id)
+    if is_modern(ctx):
+        return f"Deposit {elicitation_id} confirmed (no completion notification in {MODERN})."
+    # The completion is stored while the GET stream is down: only a GET with Last-Event-ID gets it.
+    await ctx.close_standalone_sse_stream()
+    await ctx.session.send_elicit_complete(elicitation_id)
+    return f"Deposit {elicitation_id} confirmed after a stream drop."
+
+
 # --- the HTTP app: CORS, DNS-rebinding allow-list, optional static files -------------
 
 
@@ -655,6 +742,8 @@ TOOLS = [
     endless_questions,
     ask_llm,
     list_my_roots,
+    resume_after_drop,
+    confirm_deposit_after_drop,
 ]
 
 
@@ -719,19 +808,136 @@ class TraceMiddleware:
                 out.write(json.dumps(record) + "\n")
 
 
+# --- --resumable: a bounded in-memory EventStore, one log per session ----------------
+
+RETRY_INTERVAL_MS = 200
+"""The `retry:` a resumable server suggests in its priming events (milliseconds)."""
+MAX_EVENTS_PER_SESSION = 1000
+MAX_SESSIONS_KEPT = 100
+
+
+class SessionEvents:
+    """One session's events, oldest first: (event id, stream id, message; None = priming)."""
+
+    def __init__(self) -> None:
+        self.log: deque[tuple[EventId, StreamId, JSONRPCMessage | None]] = deque(maxlen=MAX_EVENTS_PER_SESSION)
+
+
+_session_events: ContextVar[SessionEvents | None] = ContextVar("demo_session_events", default=None)
+"""The log of the session a request (or a session's own tasks) belongs to; set by ResumableMiddleware."""
+
+
+class BoundedEventStore(EventStore):
+    """In-memory, bounded event store (the SDK ships none).
+
+    The SDK hands one store to every session and names streams by the client's request
+    id (`"1"`) or `_GET_stream`, so two sessions would share stream names. Each session
+    therefore gets its own log, found through `_session_events` (ResumableMiddleware sets
+    it per HTTP request; the session's message router inherits the one of the initialize
+    request). Without the middleware, one shared log. Event ids are decimal numbers,
+    increasing across the server. At most MAX_EVENTS_PER_SESSION events per session
+    (the oldest are dropped) and MAX_SESSIONS_KEPT sessions (least recently used first).
+    """
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
+        self._sessions: OrderedDict[str, SessionEvents] = OrderedDict()
+        self._shared = SessionEvents()
+
+    def session(self, session_id: str | None) -> SessionEvents:
+        """A known session's log, or a new one (not kept until `register`)."""
+        if session_id is not None and session_id in self._sessions:
+            self._sessions.move_to_end(session_id)
+            return self._sessions[session_id]
+        return SessionEvents()
+
+    def register(self, session_id: str, events: SessionEvents) -> None:
+        self._sessions[session_id] = events
+        self._sessions.move_to_end(session_id)
+        while len(self._sessions) > MAX_SESSIONS_KEPT:
+            self._sessions.popitem(last=False)
+
+    def forget(self, session_id: str) -> None:
+        self._sessions.pop(session_id, None)
+
+    def _current(self) -> SessionEvents:
+        return _session_events.get() or self._shared
+
+    async def store_event(self, stream_id: StreamId, message: JSONRPCMessage | None) -> EventId:
+        event_id = str(next(self._ids))
+        self._current().log.append((event_id, stream_id, message))
+        return event_id
+
+    async def replay_events_after(self, last_event_id: EventId, send_callback: EventCallback) -> StreamId | None:
+        log = list(self._current().log)
+        start = next((i for i, (event_id, _, _) in enumerate(log) if event_id == last_event_id), None)
+        if start is None:
+            return None  # unknown (or dropped) id: the SDK answers an empty SSE stream
+        stream_id = log[start][1]
+        for event_id, stream, message in log[start + 1 :]:
+            if stream == stream_id and message is not None:
+                await send_callback(EventMessage(message, event_id))
+        return stream_id
+
+
+class ResumableMiddleware:
+    """Per-session event logs for BoundedEventStore: nothing on the wire changes.
+
+    Sets `_session_events` to the log of the request's session (`Mcp-Session-Id`) for the
+    whole request, registers the log of a session that initialize creates and forgets
+    the log of a session that DELETE ends. The SDK's streams go out exactly as the SDK
+    writes them: in particular, a GET stream opened without `Last-Event-ID` carries no
+    priming event (the SDK primes only POST streams and resumed GETs).
+    """
+
+    def __init__(self, app: Any, store: BoundedEventStore, path: str = "/mcp"):
+        self.app = app
+        self.store = store
+        self.path = path
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
+            await self.app(scope, receive, send)
+            return
+        session_id = Headers(scope=scope).get("mcp-session-id")
+        events = self.store.session(session_id)
+
+        async def session_send(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                response_headers = Headers(raw=message.get("headers", []))
+                if session_id is None and (new_id := response_headers.get("mcp-session-id")):
+                    self.store.register(new_id, events)
+                if scope["method"] == "DELETE" and session_id is not None and message["status"] < 300:
+                    self.store.forget(session_id)
+            await send(message)
+
+        token = _session_events.set(events)
+        try:
+            await self.app(scope, receive, session_send)
+        finally:
+            _session_events.reset(token)
+
+
 def build_app(
     host: str,
     cors_origins: list[str] | None,
     static_dir: str | None,
     state_key: str | None = None,
     trace: str | None = None,
+    *,
+    resumable: bool = False,
 ) -> Any:
-    """The Starlette app: `/mcp` (both eras), CORS unless `cors_origins` is None, static files."""
-    app = _build_app(host, cors_origins, static_dir, state_key)
+    """The Starlette app: `/mcp` (both eras), CORS unless `cors_origins` is None, static files.
+
+    `resumable`: an event store and `retry: 200` (see `--resumable` in the module docstring).
+    """
+    app = _build_app(host, cors_origins, static_dir, state_key, resumable)
     return TraceMiddleware(app, trace) if trace else app
 
 
-def _build_app(host: str, cors_origins: list[str] | None, static_dir: str | None, state_key: str | None) -> Any:
+def _build_app(
+    host: str, cors_origins: list[str] | None, static_dir: str | None, state_key: str | None, resumable: bool
+) -> Any:
     allow_all = cors_origins is not None and "*" in cors_origins
     explicit = [o for o in (cors_origins or []) if o != "*"]
     security = TransportSecuritySettings(
@@ -739,9 +945,17 @@ def _build_app(host: str, cors_origins: list[str] | None, static_dir: str | None
         allowed_hosts=[*LOOPBACK_HOSTS, f"{host}:*"],
         allowed_origins=[*LOOPBACK_ORIGINS, *explicit],
     )
-    app = create_server(state_key).streamable_http_app(transport_security=security, host=host)
+    store = BoundedEventStore() if resumable else None
+    app = create_server(state_key).streamable_http_app(
+        transport_security=security,
+        host=host,
+        event_store=store,
+        retry_interval=RETRY_INTERVAL_MS if resumable else None,
+    )
     if static_dir:
         app.router.routes.append(Mount("/", app=StaticFiles(directory=static_dir, html=True), name="static"))
+    if store is not None:
+        app = ResumableMiddleware(app, store)
     if cors_origins is None:
         return app
     return McpCorsMiddleware(
@@ -773,9 +987,14 @@ def main(argv: list[str] | None = None) -> int:
         help="requestState sealing key (>= 32 chars) so a restarted server accepts old replays",
     )
     parser.add_argument("--trace", metavar="FILE", help="append every HTTP exchange to FILE as JSON lines")
+    parser.add_argument(
+        "--resumable",
+        action="store_true",
+        help="keep events in an in-memory event store (SSE streams resumable with Last-Event-ID), retry: 200",
+    )
     args = parser.parse_args(argv)
     cors = None if args.no_cors else (args.cors_origins or [])
-    app = build_app(args.host, cors, args.static, args.state_key, args.trace)
+    app = build_app(args.host, cors, args.static, args.state_key, args.trace, resumable=args.resumable)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
