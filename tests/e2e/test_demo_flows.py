@@ -302,3 +302,22 @@ def test_modern_mcp_param_header_mirrors_the_argument(driver: Any, app_url: Any,
     open_app(driver, app_url, demo_server, MODERN, "book_in_region", {"region": "eu-west"})
     press(driver, "Book a table in region eu-west?", "Submit")
     result_text(driver, "Booked in region eu-west.")
+
+
+# --- tools whose input schema is not a flat form: the JSON editor -------------------------
+
+
+@pytest.mark.parametrize("protocol", [LEGACY, MODERN])
+def test_nested_arguments_go_through_the_json_editor(driver: Any, app_url: Any, demo_server: Any, protocol: str) -> None:
+    open_app(driver, app_url, demo_server, protocol)
+    tool = wait_css(driver, "[data-tool=plan_route]")
+    editor = control_by_label(tool, "Arguments for plan_route (JSON)")
+    assert editor.tag_name == "textarea"
+    editor.clear()
+    editor.send_keys('{"stops": [{"city": "Oslo", "nights": 2}, {"city": "Bergen"')
+    button(tool, "Call tool").click()
+    app_error(driver, "The arguments are not valid JSON")
+    assert editor.get_attribute("value").endswith('"Bergen"'), "the typed text is kept"
+    editor.send_keys("}]}")
+    button(tool, "Call tool").click()
+    result_text(driver, "route: Oslo (2 nights), Bergen (1 night)")

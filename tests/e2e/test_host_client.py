@@ -192,3 +192,15 @@ def test_configured_round_bound(driver: Any, www: Any, demo_server: Any) -> None
 def test_a_wrong_option_is_refused_at_connect(driver: Any, www: Any, demo_server: Any) -> None:
     open_host(driver, www, demo_server, MODERN, max_rounds=0, connected=False)
     host_error(driver, "options.maxRounds must be a whole number from 1 to 1000")
+
+
+def test_modern_non_ascii_resource_uri_is_mirrored_in_mcp_name(driver: Any, www: Any, demo_server: Any) -> None:
+    """`Mcp-Name` carries the URI; one outside Latin-1 (which `fetch` cannot send raw) goes
+    base64-wrapped as the SDK expects
+    (a mismatch would be HTTP 400, -32020)."""
+    open_host(driver, www, demo_server, MODERN)
+    run(driver, "resource", "notes://日記")
+    form = card(driver, "form", "Reveal note 日記?")
+    set_checkbox(form, "Reveal", True)
+    button(form, "Submit").click()
+    assert [c["text"] for c in result(driver)["contents"]] == ["Note 日記: water the plants."]

@@ -76,6 +76,9 @@ Tools whose legacy stream the server closes on purpose (for `--resumable`, below
   (without an event store nothing is closed and the completion goes out live on an open
   GET stream, same text). Modern: as `confirm_deposit`.
 
+- `plan_route(stops)`: `stops` is a list of `{city, nights=1}` objects (a schema no flat
+  form renders). Returns `route: {city} ({n} night|nights), ...` or `route: empty`.
+
 Prompt (`prompts/get`), its user message text:
 - `trip_brief(city)`: asks the form question `How many days in {city}?` (`TripDays`: one
   integer `days`, title `Days`, 1..30, default 3). Legacy: `ctx.elicit` on the POST's
@@ -666,6 +669,22 @@ async def note(name: str, ctx: Context) -> str | InputRequiredResult:
     return f"Note {name}: cancelled."
 
 
+# --- plan_route: arguments that are not a flat form ------------------------------------
+
+
+class Stop(BaseModel):
+    city: str
+    nights: int = 1
+
+
+async def plan_route(stops: list[Stop]) -> str:
+    """Nested arguments (a list of objects): clients can't render them as a flat form."""
+    if not stops:
+        return "route: empty"
+    legs = [f"{s.city} ({s.nights} night{'' if s.nights == 1 else 's'})" for s in stops]
+    return "route: " + ", ".join(legs)
+
+
 # --- resume_after_drop / confirm_deposit_after_drop: streams the server closes --------
 
 
@@ -744,6 +763,7 @@ TOOLS = [
     list_my_roots,
     resume_after_drop,
     confirm_deposit_after_drop,
+    plan_route,
 ]
 
 
