@@ -196,8 +196,7 @@ def test_a_wrong_option_is_refused_at_connect(driver: Any, www: Any, demo_server
 
 def test_modern_non_ascii_resource_uri_is_mirrored_in_mcp_name(driver: Any, www: Any, demo_server: Any) -> None:
     """`Mcp-Name` carries the URI; one outside Latin-1 (which `fetch` cannot send raw) goes
-    base64-wrapped as the SDK expects
-    (a mismatch would be HTTP 400, -32020)."""
+    base64-wrapped as the SDK expects (a mismatch would be HTTP 400, -32020)."""
     open_host(driver, www, demo_server, MODERN)
     run(driver, "resource", "notes://日記")
     form = card(driver, "form", "Reveal note 日記?")
