@@ -321,3 +321,9 @@ def test_nested_arguments_go_through_the_json_editor(driver: Any, app_url: Any, 
     editor.send_keys("}]}")
     button(tool, "Call tool").click()
     result_text(driver, "route: Oslo (2 nights), Bergen (1 night)")
+
+
+def test_modern_state_only_result_is_retried(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """An `input_required` result with only `requestState` is retried (back-off) until done."""
+    open_app(driver, app_url, demo_server, MODERN, "slow_report", {})
+    result_text(driver, "report ready after 2 retries")

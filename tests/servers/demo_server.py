@@ -76,6 +76,9 @@ Tools whose legacy stream the server closes on purpose (for `--resumable`, below
   (without an event store nothing is closed and the completion goes out live on an open
   GET stream, same text). Modern: as `confirm_deposit`.
 
+- `slow_report()`: modern: the first two answers carry only a `requestState` (no
+  `inputRequests`), so a client retries with back-off; the third returns `report ready
+  after 2 retries`. Legacy: `report ready`.
 - `plan_route(stops)`: `stops` is a list of `{city, nights=1}` objects (a schema no flat
   form renders). Returns `route: {city} ({n} night|nights), ...` or `route: empty`.
 
@@ -669,6 +672,20 @@ async def note(name: str, ctx: Context) -> str | InputRequiredResult:
     return f"Note {name}: cancelled."
 
 
+# --- slow_report: a state-only input_required result (retry with back-off) -------------
+
+
+async def slow_report(ctx: Context) -> str | InputRequiredResult:
+    """Not ready on the first try: the modern era answers with only a `requestState` (no
+    questions), which a client retries after a short back-off."""
+    if not is_modern(ctx):
+        return "report ready"
+    tries = int(ctx.request_state.removeprefix("tries:")) if (ctx.request_state or "").startswith("tries:") else 0
+    if tries < 2:
+        return InputRequiredResult(request_state=f"tries:{tries + 1}")
+    return f"report ready after {tries} retries"
+
+
 # --- plan_route: arguments that are not a flat form ------------------------------------
 
 
@@ -764,6 +781,7 @@ TOOLS = [
     resume_after_drop,
     confirm_deposit_after_drop,
     plan_route,
+    slow_report,
 ]
 
 
