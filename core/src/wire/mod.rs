@@ -11,12 +11,17 @@
 //! - [`input`]: [`InputRequiredResult`], [`InputRequest`], [`InputResponse`], [`ModernResult`].
 //! - [`results`]: `tools/list`, `tools/call`, `prompts/get`, `resources/read`, `initialize`, `server/discover`.
 
+pub mod catalog;
 mod elicit;
 pub mod input;
 pub mod jsonrpc;
 pub mod meta;
 pub mod results;
 
+pub use catalog::{
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, Prompt, PromptArgument,
+    Resource, ResourceTemplate,
+};
 pub use elicit::{
     ElicitAction, ElicitRequestParams, ElicitResult, ElicitationComplete, FormMode, FormParams,
     UrlElicitationRequiredData, UrlMode, UrlParams,
