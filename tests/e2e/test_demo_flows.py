@@ -327,3 +327,33 @@ def test_modern_state_only_result_is_retried(driver: Any, app_url: Any, demo_ser
     """An `input_required` result with only `requestState` is retried (back-off) until done."""
     open_app(driver, app_url, demo_server, MODERN, "slow_report", {})
     result_text(driver, "report ready after 2 retries")
+
+
+# --- prompts and resources from the demo --------------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", [LEGACY, MODERN])
+def test_prompt_asks_then_shows_its_messages(driver: Any, app_url: Any, demo_server: Any, protocol: str) -> None:
+    open_app(driver, app_url, demo_server, protocol)
+    prompt = wait_css(driver, "[data-prompt=trip_brief]")
+    set_text(prompt, "city", "Oslo")
+    button(prompt, "Get prompt").click()
+    form = card(driver, "form", "How many days in Oslo?")
+    set_text(form, "Days", "4")
+    button(form, "Submit").click()
+    result = result_text(driver, "user: Plan a 4-day trip to Oslo.")
+    assert result.get_attribute("data-kind") == "prompt"
+
+
+@pytest.mark.parametrize("protocol", [LEGACY, MODERN])
+def test_resource_template_asks_then_shows_the_contents(
+    driver: Any, app_url: Any, demo_server: Any, protocol: str
+) -> None:
+    open_app(driver, app_url, demo_server, protocol)
+    template = wait_css(driver, "[data-resource-template='notes://{name}']")
+    set_text(template, "name", "groceries")
+    button(template, "Read resource").click()
+    form = card(driver, "form", "Reveal note groceries?")
+    button(form, "Decline").click()
+    result = result_text(driver, "Note groceries stays hidden.")
+    assert result.get_attribute("data-kind") == "resource"

@@ -19,10 +19,12 @@ use std::rc::Rc;
 
 use mcp_elicit::driver::era::{self, EraDecision};
 use mcp_elicit::driver::modern::ModernConfig;
+use mcp_elicit::driver::DriverError;
 use mcp_elicit::wire::meta::MODERN_PROTOCOL_VERSION;
 use mcp_elicit::wire::{
-    from_raw, CallToolResult, ElicitResult, GetPromptResult, ListToolsResult, ReadResourceResult,
-    RequestId, Tool,
+    codes, from_raw, CallToolResult, ElicitResult, GetPromptResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt, ReadResourceResult,
+    RequestId, Resource, ResourceTemplate, Tool,
 };
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -33,8 +35,8 @@ pub use exchange::Messages;
 pub use legacy::{LegacySession, URL_REQUIRED_KEY_PREFIX};
 pub use modern::{ModernSession, Original};
 
-/// Pages of `tools/list` we follow before we stop (a server that loops its cursor).
-const MAX_TOOL_PAGES: usize = 50;
+/// Pages of a `*/list` request we follow before we stop (a server that loops its cursor).
+const MAX_LIST_PAGES: usize = 50;
 
 /// A live connection in one era.
 #[derive(Clone)]
@@ -100,25 +102,70 @@ impl Connection {
 
     /// All tools, following `nextCursor`.
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
-        let mut tools = Vec::new();
+        self.list_all("tools/list", "tool list", |page: ListToolsResult| {
+            (page.tools, page.next_cursor)
+        })
+        .await
+    }
+
+    /// All prompts; none when the server has no prompts (it answers "method not found").
+    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
+        let listed = self.list_all("prompts/list", "prompt list", |page: ListPromptsResult| {
+            (page.prompts, page.next_cursor)
+        });
+        or_none_offered(listed.await)
+    }
+
+    /// All resources; none when the server has no resources.
+    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
+        let listed = self.list_all(
+            "resources/list",
+            "resource list",
+            |page: ListResourcesResult| (page.resources, page.next_cursor),
+        );
+        or_none_offered(listed.await)
+    }
+
+    /// All resource templates; none when the server has no resources.
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
+        let listed = self.list_all(
+            "resources/templates/list",
+            "resource template list",
+            |page: ListResourceTemplatesResult| (page.resource_templates, page.next_cursor),
+        );
+        or_none_offered(listed.await)
+    }
+
+    /// Every page of a `*/list` request, following `nextCursor` (a bounded number of pages,
+    /// against a server that loops its cursor).
+    async fn list_all<P, T>(
+        &self,
+        method: &str,
+        what: &str,
+        items: impl Fn(P) -> (Vec<T>, Option<String>),
+    ) -> Result<Vec<T>, ClientError>
+    where
+        P: serde::de::DeserializeOwned,
+    {
+        let mut all = Vec::new();
         let mut cursor: Option<String> = None;
-        for _ in 0..MAX_TOOL_PAGES {
+        for _ in 0..MAX_LIST_PAGES {
             let mut params = Map::new();
             if let Some(c) = cursor.take() {
                 params.insert("cursor".into(), Value::String(c));
             }
             let raw = match self {
-                Connection::Modern(s) => s.simple("tools/list", params).await?,
-                Connection::Legacy(s) => s.request("tools/list", params).await?,
+                Connection::Modern(s) => s.simple(method, params).await?,
+                Connection::Legacy(s) => s.request(method, params).await?,
             };
-            let page: ListToolsResult = from_raw(&raw, "tool list")?;
-            tools.extend(page.tools);
-            match page.next_cursor {
+            let (page, next) = items(from_raw(&raw, what)?);
+            all.extend(page);
+            match next {
                 Some(next) if !next.is_empty() => cursor = Some(next),
                 _ => break,
             }
         }
-        Ok(tools)
+        Ok(all)
     }
 
     /// Calls `name` with `arguments` and runs it to its final result. `input_schema` (from
@@ -203,6 +250,17 @@ impl Connection {
             Connection::Modern(s) => s.abandon(),
             Connection::Legacy(s) => s.close().await,
         }
+    }
+}
+
+/// A list the server does not offer at all ("method not found") is an empty list: a
+/// server without prompts simply has none to show.
+fn or_none_offered<T>(listed: Result<Vec<T>, ClientError>) -> Result<Vec<T>, ClientError> {
+    match listed {
+        Err(ClientError::Driver(DriverError::Rpc(e))) if e.code == codes::METHOD_NOT_FOUND => {
+            Ok(Vec::new())
+        }
+        other => other,
     }
 }
 

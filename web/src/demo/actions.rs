@@ -1,17 +1,17 @@
-//! What the demo's buttons do: connect, call a tool, deliver an answer. Each runs the
-//! client in a local task and writes the outcome into [`AppState`].
+//! What the demo's buttons do: connect, run a request (tool, prompt, resource), deliver an
+//! answer. Each runs the client in a local task and writes the outcome into [`AppState`].
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use mcp_elicit::wire::ElicitResult;
 use serde_json::{Map, Value};
 
-use super::state::{AppState, ConnStatus};
+use super::state::{AppState, ConnStatus, Outcome, Request};
 use crate::client::{ClientConfig, ClientError, Connection};
 use crate::components::SendStatus;
 
-/// Connects to the URL in the Server URL field (closing any earlier connection), lists the
-/// tools, then runs `then_call` if given (the `tool`/`args` query parameters).
+/// Connects to the URL in the Server URL field (closing any earlier connection), lists what
+/// the server offers, then calls `then_call` if given (the `tool`/`args` query parameters).
 pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>) {
     let url = state.server_url.get_untracked().trim().to_owned();
     state.alert.set(None);
@@ -38,14 +38,9 @@ pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>)
                     .status
                     .set(ConnStatus::Connected(connection.protocol_version()));
                 state.connection.set_value(Some(connection.clone()));
-                match connection.list_tools().await {
-                    Ok(tools) => state.tools.set(tools),
-                    Err(err) => state
-                        .alert
-                        .set(Some(format!("Could not list the tools: {err}"))),
-                }
+                list_offers(state, &connection).await;
                 if let Some((name, args)) = then_call {
-                    call_tool(state, name, args);
+                    run(state, Request::Tool { name, args });
                 }
             }
             Err(err) => {
@@ -56,6 +51,31 @@ pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>)
     });
 }
 
+/// Lists the tools, prompts, resources and templates; a failed list is said, the others
+/// still shown.
+async fn list_offers(state: AppState, connection: &Connection) {
+    let mut problems = Vec::new();
+    match connection.list_tools().await {
+        Ok(tools) => state.tools.set(tools),
+        Err(err) => problems.push(format!("Could not list the tools: {err}")),
+    }
+    match connection.list_prompts().await {
+        Ok(prompts) => state.prompts.set(prompts),
+        Err(err) => problems.push(format!("Could not list the prompts: {err}")),
+    }
+    match connection.list_resources().await {
+        Ok(resources) => state.resources.set(resources),
+        Err(err) => problems.push(format!("Could not list the resources: {err}")),
+    }
+    match connection.list_resource_templates().await {
+        Ok(templates) => state.templates.set(templates),
+        Err(err) => problems.push(format!("Could not list the resource templates: {err}")),
+    }
+    if !problems.is_empty() {
+        state.alert.set(Some(problems.join(" ")));
+    }
+}
+
 /// Drops the connection (a legacy session is DELETEd) and everything shown for it.
 pub fn disconnect(state: AppState) {
     if let Some(old) = state.connection.get_value() {
@@ -63,37 +83,50 @@ pub fn disconnect(state: AppState) {
         spawn_local(async move { old.close().await });
     }
     state.tools.set(Vec::new());
+    state.prompts.set(Vec::new());
+    state.resources.set(Vec::new());
+    state.templates.set(Vec::new());
     state.requests.clear();
     state.result.set(None);
     state.status.set(ConnStatus::Idle);
 }
 
-/// Calls `name` and shows its final result (or the error) when the call ends.
-pub fn call_tool(state: AppState, name: String, args: Map<String, Value>) {
+/// Runs `request` and shows its final result (or the error) when it ends.
+pub fn run(state: AppState, request: Request) {
     let Some(connection) = state.connection.get_value() else {
-        state
-            .alert
-            .set(Some("Connect to a server before calling a tool.".into()));
+        state.alert.set(Some("Connect to a server first.".into()));
         return;
     };
     state.alert.set(None);
     state.result.set(None);
-    state.last_call.set(Some((name.clone(), args.clone())));
+    state.last_call.set(Some(request.clone()));
     state.calling.set(true);
-    let schema = state.tools.with_untracked(|tools| {
-        tools
-            .iter()
-            .find(|t| t.name == name)
-            .map(|t| t.input_schema.clone())
-    });
     spawn_local(async move {
-        let outcome = connection.call_tool(&name, args, schema.as_ref()).await;
+        let outcome = match &request {
+            Request::Tool { name, args } => {
+                let schema = state.tools.with_untracked(|tools| {
+                    tools
+                        .iter()
+                        .find(|t| &t.name == name)
+                        .map(|t| t.input_schema.clone())
+                });
+                connection
+                    .call_tool(name, args.clone(), schema.as_ref())
+                    .await
+                    .map(Outcome::Tool)
+            }
+            Request::Prompt { name, args } => connection
+                .get_prompt(name, args.clone())
+                .await
+                .map(Outcome::Prompt),
+            Request::Resource { uri } => connection.read_resource(uri).await.map(Outcome::Resource),
+        };
         state.calling.set(false);
         match outcome {
             Ok(result) => state.result.set(Some(result)),
             Err(err) => state
                 .alert
-                .set(Some(format!("The call to {name} failed: {err}"))),
+                .set(Some(format!("{} failed: {err}", request.describe()))),
         }
     });
 }
@@ -110,8 +143,8 @@ pub fn answer(state: AppState, key: String, result: ElicitResult, status: RwSign
             Ok(()) => status.set(SendStatus::Sent),
             Err(ClientError::RequestLost) => {
                 // The session kept the answer; re-running the call delivers it.
-                if let Some((name, args)) = state.last_call.get_untracked() {
-                    call_tool(state, name, args);
+                if let Some(request) = state.last_call.get_untracked() {
+                    run(state, request);
                 }
             }
             Err(err) => status.set(SendStatus::Failed(err.to_string())),

@@ -6,8 +6,9 @@ use mcp_elicit::wire::{CallToolResult, ContentItem, Tool};
 use serde_json::{Map, Value};
 
 use super::actions;
+use super::catalog::{PromptList, ResourceList};
 use super::query::StartParams;
-use super::state::AppState;
+use super::state::{AppState, Outcome, Request};
 use crate::client::ProtocolChoice;
 use crate::components::SchemaForm;
 use crate::pending::PendingList;
@@ -48,6 +49,8 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
             />
             <ResultView state=state />
             <ToolList state=state />
+            <PromptList state=state />
+            <ResourceList state=state />
         </main>
     }
 }
@@ -97,8 +100,8 @@ fn RetryButton(state: AppState) -> impl IntoView {
         state.alert.get().is_some() && state.last_call.get().is_some() && !state.calling.get()
     };
     let retry = move |_| {
-        if let Some((name, args)) = state.last_call.get_untracked() {
-            actions::call_tool(state, name, args);
+        if let Some(request) = state.last_call.get_untracked() {
+            actions::run(state, request);
         }
     };
     view! {
@@ -111,35 +114,76 @@ fn RetryButton(state: AppState) -> impl IntoView {
 #[component]
 fn ResultView(state: AppState) -> impl IntoView {
     let is_error = move || {
-        state
-            .result
-            .get()
-            .and_then(|r| r.is_error)
-            .unwrap_or(false)
-            .to_string()
+        let failed = matches!(
+            state.result.get(),
+            Some(Outcome::Tool(CallToolResult {
+                is_error: Some(true),
+                ..
+            }))
+        );
+        failed.to_string()
+    };
+    let kind = move || match state.result.get() {
+        Some(Outcome::Tool(_)) => "tool",
+        Some(Outcome::Prompt(_)) => "prompt",
+        Some(Outcome::Resource(_)) => "resource",
+        None => "",
     };
     view! {
         <section class="result" aria-label="Result">
             <h2>"Result"</h2>
-            <div data-testid="tool-result" data-is-error=is_error>
-                {move || state.result.get().map(render_result)}
+            <div data-testid="tool-result" data-is-error=is_error data-kind=kind>
+                {move || state.result.get().map(render_outcome)}
             </div>
         </section>
     }
 }
 
-/// Text items as text; anything else as its JSON, also as text.
-fn render_result(result: CallToolResult) -> impl IntoView {
-    result
-        .content
-        .into_iter()
-        .map(|item| match item {
-            ContentItem::Text(text) => view! { <p class="text">{text.text}</p> }.into_any(),
-            ContentItem::Other(value) => {
-                view! { <pre class="other">{value.to_string()}</pre> }.into_any()
-            }
-        })
-        .collect_view()
+/// Text as text; anything else (images, blobs, embedded resources) as its JSON, also as
+/// text: server content never becomes HTML.
+fn render_outcome(outcome: Outcome) -> AnyView {
+    match outcome {
+        Outcome::Tool(result) => result
+            .content
+            .into_iter()
+            .map(|item| match item {
+                ContentItem::Text(text) => view! { <p class="text">{text.text}</p> }.into_any(),
+                ContentItem::Other(value) => other(&value),
+            })
+            .collect_view()
+            .into_any(),
+        Outcome::Prompt(result) => result
+            .messages
+            .iter()
+            .map(|message| {
+                let role = message["role"].as_str().unwrap_or("message").to_owned();
+                match message["content"]["text"].as_str() {
+                    Some(text) => view! {
+                        <p class="text" data-role=role.clone()>
+                            <span class="role">{format!("{role}: ")}</span>
+                            {text.to_owned()}
+                        </p>
+                    }
+                    .into_any(),
+                    None => other(message),
+                }
+            })
+            .collect_view()
+            .into_any(),
+        Outcome::Resource(result) => result
+            .contents
+            .iter()
+            .map(|item| match item["text"].as_str() {
+                Some(text) => view! { <p class="text">{text.to_owned()}</p> }.into_any(),
+                None => other(item),
+            })
+            .collect_view()
+            .into_any(),
+    }
+}
+
+fn other(value: &Value) -> AnyView {
+    view! { <pre class="other">{value.to_string()}</pre> }.into_any()
 }
 
 #[component]
@@ -169,7 +213,13 @@ fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
             spec.title = None;
             let name = name.clone();
             let on_submit = Callback::new(move |args: Map<String, Value>| {
-                actions::call_tool(state, name.clone(), args)
+                actions::run(
+                    state,
+                    Request::Tool {
+                        name: name.clone(),
+                        args,
+                    },
+                )
             });
             view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Call tool" autofocus=false /> }
                 .into_any()
@@ -195,7 +245,13 @@ fn JsonArgsForm(state: AppState, name: String) -> impl IntoView {
     let call = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         match parse_args(&args_text.get_untracked()) {
-            Ok(args) => actions::call_tool(state, name.clone(), args),
+            Ok(args) => actions::run(
+                state,
+                Request::Tool {
+                    name: name.clone(),
+                    args,
+                },
+            ),
             Err(why) => state.alert.set(Some(why)),
         }
     };

@@ -1,4 +1,5 @@
-//! The demo app: connect, list tools, call one, answer its elicitations, see the result.
+//! The demo app: connect, list tools (and prompts and resources), call one, answer its
+//! elicitations, see the result.
 //!
 //! `www/index.html` loads the wasm-bindgen package and calls [`mount_demo`] (`mountDemo`
 //! in JS) with the element to render into. Everything a test drives is in the DOM
@@ -6,6 +7,7 @@
 
 mod actions;
 mod app;
+mod catalog;
 mod query;
 mod state;
 

@@ -1,7 +1,9 @@
-//! The demo app's state: signals the view reads, and the client events that update them.
+//! The demo app's state: the signals the view reads, and the requests it can run.
 
 use leptos::prelude::*;
-use mcp_elicit::wire::{CallToolResult, Tool};
+use mcp_elicit::wire::{
+    CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+};
 use serde_json::{Map, Value};
 
 use crate::client::{Connection, ProtocolChoice};
@@ -27,6 +29,41 @@ impl ConnStatus {
     }
 }
 
+/// A request the user can run from the demo (each may ask for input on the way).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    Tool {
+        name: String,
+        args: Map<String, Value>,
+    },
+    Prompt {
+        name: String,
+        args: Map<String, Value>,
+    },
+    Resource {
+        uri: String,
+    },
+}
+
+impl Request {
+    /// How the request is named in messages ("the call to X failed").
+    pub fn describe(&self) -> String {
+        match self {
+            Request::Tool { name, .. } => format!("The call to {name}"),
+            Request::Prompt { name, .. } => format!("Getting the prompt {name}"),
+            Request::Resource { uri } => format!("Reading {uri}"),
+        }
+    }
+}
+
+/// The final result of the latest request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Tool(CallToolResult),
+    Prompt(GetPromptResult),
+    Resource(ReadResourceResult),
+}
+
 /// All of the app's signals; `Copy`, so closures capture it freely.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -34,13 +71,16 @@ pub struct AppState {
     pub protocol: RwSignal<ProtocolChoice>,
     pub status: RwSignal<ConnStatus>,
     pub tools: RwSignal<Vec<Tool>>,
+    pub prompts: RwSignal<Vec<Prompt>>,
+    pub resources: RwSignal<Vec<Resource>>,
+    pub templates: RwSignal<Vec<ResourceTemplate>>,
     /// The cards of the connection's pending elicitations, and its notices.
     pub requests: PendingRequests,
-    pub result: RwSignal<Option<CallToolResult>>,
+    pub result: RwSignal<Option<Outcome>>,
     /// The error of the latest connect or call, in words (`role="alert"`).
     pub alert: RwSignal<Option<String>>,
-    /// The latest call, so a -32042 (URL elicitation required) can be retried.
-    pub last_call: RwSignal<Option<(String, Map<String, Value>)>>,
+    /// The latest request, so a -32042 (URL elicitation required) can be retried.
+    pub last_call: RwSignal<Option<Request>>,
     pub calling: RwSignal<bool>,
     pub connection: StoredValue<Option<Connection>, LocalStorage>,
 }
@@ -52,6 +92,9 @@ impl AppState {
             protocol: RwSignal::new(ProtocolChoice::Auto),
             status: RwSignal::new(ConnStatus::Idle),
             tools: RwSignal::new(Vec::new()),
+            prompts: RwSignal::new(Vec::new()),
+            resources: RwSignal::new(Vec::new()),
+            templates: RwSignal::new(Vec::new()),
             requests: PendingRequests::new(),
             result: RwSignal::new(None),
             alert: RwSignal::new(None),

@@ -1,0 +1,144 @@
+//! The server's prompts and resources in the demo, each runnable like a tool: a prompt's
+//! arguments and a resource template's variables become the same flat form as an
+//! elicitation's; a listed resource is one button.
+
+use leptos::prelude::*;
+use mcp_elicit::schema::compile;
+use mcp_elicit::wire::{Prompt, Resource, ResourceTemplate};
+use serde_json::{Map, Value};
+
+use super::actions;
+use super::state::{AppState, Request};
+use crate::components::SchemaForm;
+
+/// The prompts, when the server has any.
+#[component]
+pub fn PromptList(state: AppState) -> impl IntoView {
+    view! {
+        <Show when=move || state.prompts.with(|p| !p.is_empty())>
+            <section class="prompts" aria-label="Prompts">
+                <h2>"Prompts"</h2>
+                <For
+                    each=move || state.prompts.get()
+                    key=|p: &Prompt| p.name.clone()
+                    children=move |prompt: Prompt| view! { <PromptCard state=state prompt=prompt /> }
+                />
+            </section>
+        </Show>
+    }
+}
+
+#[component]
+fn PromptCard(state: AppState, prompt: Prompt) -> impl IntoView {
+    let name = prompt.name.clone();
+    let heading = prompt.title.clone().unwrap_or_else(|| name.clone());
+    let form = match compile(&prompt.arguments_schema()) {
+        Ok(spec) => {
+            let name = name.clone();
+            let on_submit = Callback::new(move |args: Map<String, Value>| {
+                actions::run(
+                    state,
+                    Request::Prompt {
+                        name: name.clone(),
+                        args,
+                    },
+                )
+            });
+            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Get prompt" autofocus=false /> }
+                .into_any()
+        }
+        // Prompt arguments are plain strings, so this only happens for a name the form
+        // renderer refuses; say so rather than hide the prompt.
+        Err(err) => {
+            view! { <p class="refused">{format!("This prompt cannot be shown: {err}")}</p> }
+                .into_any()
+        }
+    };
+    let label = heading.clone();
+    view! {
+        <section class="tool" data-prompt=name aria-label=label>
+            <h3>{heading}</h3>
+            <p class="description">{prompt.description.clone().unwrap_or_default()}</p>
+            {form}
+        </section>
+    }
+}
+
+/// The resources and resource templates, when the server has any.
+#[component]
+pub fn ResourceList(state: AppState) -> impl IntoView {
+    let any =
+        move || state.resources.with(|r| !r.is_empty()) || state.templates.with(|t| !t.is_empty());
+    view! {
+        <Show when=any>
+            <section class="resources" aria-label="Resources">
+                <h2>"Resources"</h2>
+                <For
+                    each=move || state.resources.get()
+                    key=|r: &Resource| r.uri.clone()
+                    children=move |resource: Resource| view! { <ResourceCard state=state resource=resource /> }
+                />
+                <For
+                    each=move || state.templates.get()
+                    key=|t: &ResourceTemplate| t.uri_template.clone()
+                    children=move |template: ResourceTemplate| view! { <TemplateCard state=state template=template /> }
+                />
+            </section>
+        </Show>
+    }
+}
+
+#[component]
+fn ResourceCard(state: AppState, resource: Resource) -> impl IntoView {
+    let heading = resource
+        .title
+        .clone()
+        .unwrap_or_else(|| resource.name.clone());
+    let uri = resource.uri.clone();
+    let read = move |_| actions::run(state, Request::Resource { uri: uri.clone() });
+    let label = heading.clone();
+    view! {
+        <section class="tool" data-resource=resource.uri.clone() aria-label=label>
+            <h3>{heading}</h3>
+            <p class="description">{resource.uri.clone()}</p>
+            <button type="button" on:click=read>"Read resource"</button>
+        </section>
+    }
+}
+
+#[component]
+fn TemplateCard(state: AppState, template: ResourceTemplate) -> impl IntoView {
+    let heading = template
+        .title
+        .clone()
+        .unwrap_or_else(|| template.name.clone());
+    let form = match template
+        .variables_schema()
+        .and_then(|schema| compile(&schema).map_err(|e| e.to_string()))
+    {
+        Ok(spec) => {
+            let template = template.clone();
+            let on_submit =
+                Callback::new(
+                    move |values: Map<String, Value>| match template.expand(&values) {
+                        Ok(uri) => actions::run(state, Request::Resource { uri }),
+                        Err(why) => state.alert.set(Some(why)),
+                    },
+                );
+            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Read resource" autofocus=false /> }
+                .into_any()
+        }
+        Err(why) => {
+            view! { <p class="refused">{format!("This template cannot be used: {why}")}</p> }
+                .into_any()
+        }
+    };
+    let label = heading.clone();
+    view! {
+        <section class="tool" data-resource-template=template.uri_template.clone() aria-label=label>
+            <h3>{heading}</h3>
+            <p class="description">{template.uri_template.clone()}</p>
+            {form}
+        </section>
+    }
+}
