@@ -203,3 +203,23 @@ def test_modern_non_ascii_resource_uri_is_mirrored_in_mcp_name(driver: Any, www:
     set_checkbox(form, "Reveal", True)
     button(form, "Submit").click()
     assert [c["text"] for c in result(driver)["contents"]] == ["Note 日記: water the plants."]
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_lists_of_what_the_server_offers(driver: Any, www: Any, demo_server: Any, protocol: str) -> None:
+    open_host(driver, www, demo_server, protocol)
+    listed = driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        const c = window.mcpClient;
+        Promise.all([c.listTools(), c.listPrompts(), c.listResources(), c.listResourceTemplates()])
+          .then(([t, p, r, rt]) => done({ tools: t.map((x) => x.name), prompts: p,
+                                          resources: r, templates: rt }))
+          .catch((e) => done({ error: e.message }));"""
+    )
+    assert "error" not in listed, listed
+    assert "ask_llm" in listed["tools"]
+    assert [(p["name"], [(a["name"], a.get("required")) for a in p["arguments"]]) for p in listed["prompts"]] == [
+        ("trip_brief", [("city", True)])
+    ]
+    assert listed["resources"] == []
+    assert [(t["uriTemplate"], t["name"]) for t in listed["templates"]] == [("notes://{name}", "note")]

@@ -17,6 +17,7 @@
 //! });
 //! client.protocolVersion;                               // "2026-07-28" or "2025-11-25"
 //! await client.listTools();                             // [{ name, inputSchema, ... }]
+//! await client.listPrompts();     // also listResources(), listResourceTemplates()
 //! await client.callTool("delete_folder", { path: "/tmp/project" }); // CallToolResult
 //! await client.getPrompt("trip_brief", { city: "Oslo" });           // GetPromptResult
 //! await client.readResource("notes://groceries");                  // ReadResourceResult
@@ -70,6 +71,11 @@ fn object_arg(value: JsValue, what: &str) -> Result<Map<String, Value>, JsValue>
         Ok(Value::Object(map)) => Ok(map),
         _ => Err(js_error(format!("{what} must be a plain object"))),
     }
+}
+
+/// A list as a JS array, or its failure as an `Error` in words.
+fn listed<T: Serialize>(list: Result<Vec<T>, ClientError>) -> Result<JsValue, JsValue> {
+    to_js(&list.map_err(|e| js_error(e.to_string()))?)
 }
 
 /// Delivers a card's answer and reports into its status. A lost request (the server
@@ -140,13 +146,28 @@ impl McpClient {
     #[wasm_bindgen(js_name = listTools)]
     pub fn list_tools(&self) -> js_sys::Promise {
         let connection = self.connection.clone();
-        future_to_promise(async move {
-            let tools = connection
-                .list_tools()
-                .await
-                .map_err(|e| js_error(e.to_string()))?;
-            to_js(&tools)
-        })
+        future_to_promise(async move { listed(connection.list_tools().await) })
+    }
+
+    /// Promise of every prompt (`prompts/list`; none when the server offers none).
+    #[wasm_bindgen(js_name = listPrompts)]
+    pub fn list_prompts(&self) -> js_sys::Promise {
+        let connection = self.connection.clone();
+        future_to_promise(async move { listed(connection.list_prompts().await) })
+    }
+
+    /// Promise of every resource (`resources/list`; none when the server offers none).
+    #[wasm_bindgen(js_name = listResources)]
+    pub fn list_resources(&self) -> js_sys::Promise {
+        let connection = self.connection.clone();
+        future_to_promise(async move { listed(connection.list_resources().await) })
+    }
+
+    /// Promise of every resource template (`resources/templates/list`).
+    #[wasm_bindgen(js_name = listResourceTemplates)]
+    pub fn list_resource_templates(&self) -> js_sys::Promise {
+        let connection = self.connection.clone();
+        future_to_promise(async move { listed(connection.list_resource_templates().await) })
     }
 
     /// Promise of the tool's final `CallToolResult`, after every elicitation it asks.
