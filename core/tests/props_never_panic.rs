@@ -7,6 +7,7 @@ use mcp_elicit::validate::{
     check_field, coerce_form, default_input, local_to_rfc3339, rfc3339_to_local, validate_content,
     RawInput,
 };
+use mcp_elicit::wire::ResourceTemplate;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -203,6 +204,26 @@ proptest! {
         if let Ok(content) = coerce_form(&spec, &raw) {
             prop_assert_eq!(validate_content(&spec, &Value::Object(content.clone())), Ok(content));
         }
+    }
+
+    #[test]
+    fn uri_templates_never_panic(
+        t in "[a-z:/{}?&#*,.+;=%~-]{0,24}|[{}a-zé日/]{0,12}",
+        value in text(),
+    ) {
+        let template = ResourceTemplate {
+            uri_template: t,
+            name: "t".into(),
+            title: None,
+            description: None,
+            mime_type: None,
+        };
+        if let Ok(names) = template.variables() {
+            let values: Map<String, Value> =
+                names.into_iter().map(|n| (n, Value::String(value.clone()))).collect();
+            let _ = template.expand(&values);
+        }
+        let _ = template.variables_schema();
     }
 
     #[test]
