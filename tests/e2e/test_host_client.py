@@ -223,3 +223,41 @@ def test_lists_of_what_the_server_offers(driver: Any, www: Any, demo_server: Any
     ]
     assert listed["resources"] == []
     assert [(t["uriTemplate"], t["name"]) for t in listed["templates"]] == [("notes://{name}", "note")]
+
+
+# --- faults: the server goes away while a card is pending ----------------------------------
+
+
+def test_modern_server_down_keeps_the_answer_and_resends(driver: Any, www: Any, make_demo_server: Any) -> None:
+    server = make_demo_server()
+    open_host(driver, www, server, MODERN)
+    run(driver, "resource", "notes://groceries")
+    form = card(driver, "form", "Reveal note groceries?")
+    set_checkbox(form, "Reveal", True)
+    server.stop()
+    button(form, "Submit").click()
+    wait_text(driver, "[data-elicitation] [role=alert]", "Cannot reach the server")
+    assert control_by_label(form, "Reveal").is_selected(), "nothing typed is lost"
+    server.start()
+    button(form, "Submit").click()
+    assert [c["text"] for c in result(driver)["contents"]] == ["Note groceries: water the plants."]
+
+
+def test_legacy_server_down_keeps_the_answer_for_the_call_made_again(
+    driver: Any, www: Any, make_demo_server: Any
+) -> None:
+    """2025-11-25: the server's request dies with it. The card keeps the answer and says so;
+    when the host makes the call again, the same question is answered with it at once."""
+    server = make_demo_server()
+    open_host(driver, www, server, LEGACY)
+    run(driver, "prompt", "trip_brief", {"city": "Oslo"})
+    form = card(driver, "form", "How many days in Oslo?")
+    set_text(form, "Days", "6")
+    server.stop()
+    host_error(driver, "Getting the prompt trip_brief failed")
+    server.start()
+    button(form, "Submit").click()
+    wait_text(driver, "[data-elicitation] [role=alert]", "your answer is kept")
+    assert control_by_label(form, "Days").get_attribute("value") == "6"
+    button(driver, "Run").click()
+    assert [m["content"]["text"] for m in result(driver)["messages"]] == ["Plan a 6-day trip to Oslo."]
