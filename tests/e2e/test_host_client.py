@@ -261,3 +261,14 @@ def test_legacy_server_down_keeps_the_answer_for_the_call_made_again(
     assert control_by_label(form, "Days").get_attribute("value") == "6"
     button(driver, "Run").click()
     assert [m["content"]["text"] for m in result(driver)["messages"]] == ["Plan a 6-day trip to Oslo."]
+
+
+def test_modern_call_mirrors_header_arguments_from_the_listed_schema(driver: Any, www: Any, demo_server: Any) -> None:
+    """`book_in_region`'s `region` carries `x-mcp-header`: `callTool` finds it in the tool
+    list (listed on demand, then kept) and sends `Mcp-Param-Region`, else the SDK answers
+    -32020. Called twice: the second call uses the kept list."""
+    open_host(driver, www, demo_server, MODERN)
+    for region in ("eu-west", "us-east"):
+        run(driver, "tool", "book_in_region", {"region": region})
+        button(card(driver, "form", f"Book a table in region {region}?"), "Submit").click()
+        wait_text(driver, "[data-testid=host-result][data-done=true]", f"Booked in region {region}.")

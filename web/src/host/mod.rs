@@ -30,9 +30,13 @@
 
 mod options;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use leptos::mount::{mount_to, UnmountHandle};
 use leptos::prelude::*;
 use leptos::tachys::view::any_view::AnyViewState;
+use mcp_elicit::wire::Tool;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -47,6 +51,9 @@ use crate::pending::{PendingList, PendingRequests};
 pub struct McpClient {
     connection: Connection,
     requests: PendingRequests,
+    /// The latest `tools/list`, for the modern era's `Mcp-Param-*` headers (so a call does
+    /// not list the tools again each time).
+    tools: Rc<RefCell<Option<Vec<Tool>>>>,
     _view: UnmountHandle<AnyViewState>,
 }
 
@@ -71,6 +78,28 @@ fn object_arg(value: JsValue, what: &str) -> Result<Map<String, Value>, JsValue>
         Ok(Value::Object(map)) => Ok(map),
         _ => Err(js_error(format!("{what} must be a plain object"))),
     }
+}
+
+/// The input schema of tool `name`, from the cached `tools/list` (listed once when there is
+/// none yet, or when the tool is not in it: the server's tools may have changed).
+async fn input_schema(
+    connection: &Connection,
+    cache: &Rc<RefCell<Option<Vec<Tool>>>>,
+    name: &str,
+) -> Option<Value> {
+    let cached = |cache: &RefCell<Option<Vec<Tool>>>| {
+        cache
+            .borrow()
+            .as_ref()
+            .and_then(|tools| tools.iter().find(|t| t.name == name))
+            .map(|t| t.input_schema.clone())
+    };
+    if let Some(schema) = cached(cache) {
+        return Some(schema);
+    }
+    let tools = connection.list_tools().await.ok()?;
+    *cache.borrow_mut() = Some(tools);
+    cached(cache)
 }
 
 /// A list as a JS array, or its failure as an `Error` in words.
@@ -132,6 +161,7 @@ impl McpClient {
         Ok(McpClient {
             connection,
             requests,
+            tools: Rc::default(),
             _view: view,
         })
     }
@@ -146,7 +176,14 @@ impl McpClient {
     #[wasm_bindgen(js_name = listTools)]
     pub fn list_tools(&self) -> js_sys::Promise {
         let connection = self.connection.clone();
-        future_to_promise(async move { listed(connection.list_tools().await) })
+        let cache = self.tools.clone();
+        future_to_promise(async move {
+            let tools = connection.list_tools().await;
+            if let Ok(tools) = &tools {
+                *cache.borrow_mut() = Some(tools.clone());
+            }
+            listed(tools)
+        })
     }
 
     /// Promise of every prompt (`prompts/list`; none when the server offers none).
@@ -171,20 +208,16 @@ impl McpClient {
     }
 
     /// Promise of the tool's final `CallToolResult`, after every elicitation it asks.
-    /// The modern era's `Mcp-Param-*` headers need the tool's schema: it is looked up with
-    /// `tools/list` when the call starts.
+    /// The modern era's `Mcp-Param-*` headers need the tool's schema: it comes from the
+    /// latest `tools/list` (made now if there is none, or it lacks the tool).
     #[wasm_bindgen(js_name = callTool)]
     pub fn call_tool(&self, name: String, arguments: JsValue) -> js_sys::Promise {
         let connection = self.connection.clone();
+        let cache = self.tools.clone();
         future_to_promise(async move {
             let arguments = object_arg(arguments, "callTool's arguments")?;
             let schema = match &connection {
-                Connection::Modern(_) => connection
-                    .list_tools()
-                    .await
-                    .ok()
-                    .and_then(|tools| tools.into_iter().find(|t| t.name == name))
-                    .map(|t| t.input_schema),
+                Connection::Modern(_) => input_schema(&connection, &cache, &name).await,
                 Connection::Legacy(_) => None,
             };
             let result = connection
