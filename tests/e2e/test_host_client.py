@@ -272,3 +272,37 @@ def test_modern_call_mirrors_header_arguments_from_the_listed_schema(driver: Any
         run(driver, "tool", "book_in_region", {"region": region})
         button(card(driver, "form", f"Book a table in region {region}?"), "Submit").click()
         wait_text(driver, "[data-testid=host-result][data-done=true]", f"Booked in region {region}.")
+
+
+# --- several calls at once ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_two_calls_of_one_tool_at_once_each_get_their_own_answer(
+    driver: Any, www: Any, demo_server: Any, protocol: str
+) -> None:
+    """Both calls wait for input at the same time. In 2026-07-28 their cards carry the same
+    `inputRequests` key; each answer must still reach its own call, in any order."""
+    open_host(driver, www, demo_server, protocol)
+    driver.execute_script(
+        """
+        const c = window.mcpClient;
+        window.both = null;
+        Promise.all([c.callTool("delete_folder", {path: "/tmp/a"}),
+                     c.callTool("delete_folder", {path: "/tmp/b"})])
+          .then(r => { window.both = r.map(x => x.content[0].text); },
+                e => { window.both = "failed: " + e.message; });
+        """
+    )
+    first = card(driver, "form", "/tmp/a has 2 file(s)")
+    second = card(driver, "form", "/tmp/b has 2 file(s)")
+    if protocol == MODERN:
+        assert first.get_attribute("data-elicitation") == second.get_attribute("data-elicitation")
+    # The later call is answered first.
+    set_checkbox(second, "Ok", True)
+    button(second, "Submit").click()
+    button(first, "Decline").click()
+    from harness import wait_for
+
+    both = wait_for(driver, lambda d: d.execute_script("return window.both"), "both calls to end")
+    assert both == ["declined: folder not deleted", "deleted /tmp/b"]

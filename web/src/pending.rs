@@ -17,6 +17,9 @@ pub struct Pending {
     /// Arrival number: a modern key may come again in a later round, and must then get a
     /// fresh card rather than the old card's state.
     pub seq: u64,
+    /// What the answer is routed by (unique among pending cards).
+    pub id: String,
+    /// The wire key, shown as `data-elicitation`.
     pub key: String,
     pub params: ElicitRequestParams,
     /// How delivering the user's answer went; a failure keeps the card and its input.
@@ -62,13 +65,14 @@ impl PendingRequests {
 
     fn apply(self, event: ClientEvent) {
         match event {
-            ClientEvent::Elicit { key, params } => {
+            ClientEvent::Elicit { id, key, params } => {
                 let seq = self.arrivals.get_value().wrapping_add(1);
                 self.arrivals.set_value(seq);
                 self.items.update(|list| {
-                    list.retain(|p| p.key != key);
+                    list.retain(|p| p.id != id);
                     list.push(Pending {
                         seq,
+                        id,
                         key,
                         params,
                         status: RwSignal::new(SendStatus::Idle),
@@ -76,9 +80,9 @@ impl PendingRequests {
                 })
             }
             // A URL card stays after its answer: it shows the waiting state until complete.
-            ClientEvent::Answered { key } => self
+            ClientEvent::Answered { id } => self
                 .items
-                .update(|list| list.retain(|p| p.key != key || p.is_url())),
+                .update(|list| list.retain(|p| p.id != id || p.is_url())),
             ClientEvent::Completed { elicitation_id } => self.completed.update(|done| {
                 done.insert(elicitation_id);
             }),
@@ -93,7 +97,8 @@ impl Default for PendingRequests {
     }
 }
 
-/// What to do with a card's answer: deliver it and report into the card's status.
+/// What to do with a card's answer: deliver it (routed by the card's `id`) and report into
+/// the card's status.
 pub type AnswerFn = Callback<(String, ElicitResult, RwSignal<SendStatus>)>;
 
 /// Every pending card, in arrival order.
@@ -103,12 +108,12 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
         <section class="pending" aria-label="Pending requests">
             <For
                 each=move || requests.items.get()
-                key=|p: &Pending| (p.seq, p.key.clone())
+                key=|p: &Pending| (p.seq, p.id.clone())
                 children=move |p: Pending| {
-                    let key = p.key.clone();
+                    let id = p.id.clone();
                     let status = p.status;
                     let answer = Callback::new(move |result| {
-                        on_answer.run((key.clone(), result, status))
+                        on_answer.run((id.clone(), result, status))
                     });
                     view! {
                         <ElicitationView

@@ -12,13 +12,17 @@ use crate::transport::TransportError;
 pub enum ClientEvent {
     /// A new elicitation to show. `key` is the `inputRequests` key (modern) or the JSON-RPC
     /// id of the server's `elicitation/create` request (legacy), as the DOM contract's
-    /// `data-elicitation` value.
+    /// `data-elicitation` value. `id` is what the answer is routed by
+    /// ([`Connection::answer`](super::Connection::answer)): unique among the connection's
+    /// pending elicitations, where keys are not (two calls of the same tool at once ask
+    /// under the same `inputRequests` key; a legacy server may use `5` and `"5"`).
     Elicit {
+        id: String,
         key: String,
         params: ElicitRequestParams,
     },
-    /// The elicitation `key` was answered and delivered: the card can go.
-    Answered { key: String },
+    /// The elicitation `id` was answered and delivered: the card can go.
+    Answered { id: String },
     /// The server says the URL-mode elicitation `elicitation_id` is complete.
     Completed { elicitation_id: String },
     /// A line for the connection status (e.g. "session expired; connected again").
@@ -37,7 +41,8 @@ pub enum ClientError {
     TooManyRounds { max_rounds: u32 },
     /// The server does not offer what the host asked for (e.g. the modern era).
     Refused(String),
-    /// The elicitation key is not pending (already answered, or from an earlier call).
+    /// The elicitation (by routing id) is not pending (already answered, or from an
+    /// earlier call).
     UnknownElicitation(String),
     /// No call or connection is active.
     NotConnected,
@@ -59,8 +64,9 @@ impl fmt::Display for ClientError {
                  the most this client allows for one call."
             ),
             ClientError::Refused(what) => f.write_str(what),
-            ClientError::UnknownElicitation(key) => {
-                write!(f, "The request {key} is no longer waiting for an answer.")
+            // The routing id is internal: the user knows the request by its card.
+            ClientError::UnknownElicitation(_) => {
+                f.write_str("This request is no longer waiting for an answer.")
             }
             ClientError::NotConnected => f.write_str("Not connected to a server."),
             ClientError::Sampling(why) => write!(

@@ -32,8 +32,10 @@ use crate::transport::{sleep, RawResponse, TransportError};
 const GET_RETRY_FIRST_MS: u32 = 1_000;
 const GET_RETRY_MAX_MS: u32 = 30_000;
 
-/// Prefix of the keys of URL elicitations that came in a -32042 error (they have no
-/// JSON-RPC id to answer: the user just opens them, then retries the call).
+/// Prefix of the keys (and routing ids) of URL elicitations that came in a -32042 error
+/// (they have no JSON-RPC id to answer: the user just opens them, then retries the call).
+/// The routing id of a server request is its id as JSON (`5`, `"5"`), which never starts
+/// with this prefix, so a server cannot make its request pass for one of these.
 pub const URL_REQUIRED_KEY_PREFIX: &str = "url-required:";
 
 /// A server request shown in the UI.
@@ -44,8 +46,9 @@ struct PendingRequest {
 
 /// An answer to re-deliver when the same question comes again on a new session.
 struct ReplayAnswer {
-    /// The key of the card that holds the answer (it goes once the answer is delivered).
-    key: String,
+    /// The routing id of the card that holds the answer (it goes once the answer is
+    /// delivered).
+    id: String,
     params: ElicitRequestParams,
     result: ElicitResult,
 }
@@ -61,13 +64,15 @@ struct Inner {
     sink: EventSink,
     sampling: Option<SamplingHandler>,
     machine: RefCell<Machine>,
-    /// Server requests waiting for the user, by the key shown in the UI.
+    /// Server requests waiting for the user, by routing id ([`route_of`]).
     pending: RefCell<HashMap<String, PendingRequest>>,
     /// Answers whose server request was lost with the session (server restart).
     replay: RefCell<Vec<ReplayAnswer>>,
     /// Aborts the GET stream on disconnect.
     get_stream: RefCell<Option<AbortController>>,
     closed: Cell<bool>,
+    /// Numbers the -32042 cards, whose `elicitationId` may be absent or repeated.
+    url_required_cards: Cell<u64>,
 }
 
 impl LegacySession {
@@ -88,6 +93,7 @@ impl LegacySession {
                 replay: RefCell::new(Vec::new()),
                 get_stream: RefCell::new(None),
                 closed: Cell::new(false),
+                url_required_cards: Cell::new(0),
             }),
         };
         session.handshake().await?;
@@ -129,7 +135,13 @@ impl LegacySession {
                     if let Some(err) = self.status_failure(None, &mut response).await? {
                         return Err(err);
                     }
-                    self.open_get_stream();
+                    // Without a session (a stateless server) a GET stream has nothing to
+                    // carry and would only hold a connection open (the SDK's client skips it
+                    // too).
+                    let has_session = self.inner.machine.borrow().session_id().is_some();
+                    if has_session {
+                        self.open_get_stream();
+                    }
                     return Ok(());
                 }
                 LegacyEvent::Failed { id: got, error } if got.is_none() || got == id => {
@@ -260,8 +272,11 @@ impl LegacySession {
     fn show_required_urls(&self, error: &DriverError) {
         if let DriverError::UrlElicitationRequired { elicitations, .. } = error {
             for params in elicitations {
+                let n = self.inner.url_required_cards.get().wrapping_add(1);
+                self.inner.url_required_cards.set(n);
                 let key = format!("{URL_REQUIRED_KEY_PREFIX}{}", params.elicitation_id);
                 (self.inner.sink)(ClientEvent::Elicit {
+                    id: format!("{URL_REQUIRED_KEY_PREFIX}{n}:{}", params.elicitation_id),
                     key,
                     params: ElicitRequestParams::Url(params.clone()),
                 });
@@ -297,22 +312,30 @@ impl LegacySession {
                 .position(|r| r.params == params)
                 .map(|at| replay.remove(at))
         };
-        if let Some(ReplayAnswer { key, result, .. }) = replayed {
+        if let Some(ReplayAnswer {
+            id: card, result, ..
+        }) = replayed
+        {
             let answer = self.inner.machine.borrow().answer_elicitation(&id, &result);
             if let Ok(request) = answer {
-                self.post_in_background(request, Some(key));
+                self.post_in_background(request, Some(card));
             }
             return;
         }
+        let route = route_of(&id);
         let key = key_of(&id);
         self.inner.pending.borrow_mut().insert(
-            key.clone(),
+            route.clone(),
             PendingRequest {
                 id,
                 params: params.clone(),
             },
         );
-        (self.inner.sink)(ClientEvent::Elicit { key, params });
+        (self.inner.sink)(ClientEvent::Elicit {
+            id: route,
+            key,
+            params,
+        });
     }
 
     /// A server `sampling/createMessage` (the machine surfaces it only when sampling was
@@ -350,53 +373,49 @@ impl LegacySession {
                 .send(&request)
                 .await
                 .is_ok_and(|r| exchange::is_success(r.status));
-            if let (true, Some(key)) = (delivered, answered) {
-                (session.inner.sink)(ClientEvent::Answered { key });
+            if let (true, Some(id)) = (delivered, answered) {
+                (session.inner.sink)(ClientEvent::Answered { id });
             }
         });
     }
 
-    /// POSTs the user's answer to the server request shown as `key`. On failure the request
+    /// POSTs the user's answer to the server request routed as `id`. On failure the request
     /// stays pending so the user can resend.
-    pub async fn answer(&self, key: &str, result: ElicitResult) -> Result<(), ClientError> {
-        if key.starts_with(URL_REQUIRED_KEY_PREFIX) {
+    pub async fn answer(&self, id: &str, result: ElicitResult) -> Result<(), ClientError> {
+        if id.starts_with(URL_REQUIRED_KEY_PREFIX) {
             // Nothing to send: the server learns of it when the URL flow completes.
-            (self.inner.sink)(ClientEvent::Answered {
-                key: key.to_owned(),
-            });
+            (self.inner.sink)(ClientEvent::Answered { id: id.to_owned() });
             return Ok(());
         }
-        let id = self
+        let request_id = self
             .inner
             .pending
             .borrow()
-            .get(key)
+            .get(id)
             .map(|p| p.id.clone())
-            .ok_or_else(|| ClientError::UnknownElicitation(key.to_owned()))?;
+            .ok_or_else(|| ClientError::UnknownElicitation(id.to_owned()))?;
         let request = self
             .inner
             .machine
             .borrow()
-            .answer_elicitation(&id, &result)?;
+            .answer_elicitation(&request_id, &result)?;
         let mut response = self.send(&request).await?;
         match self.status_failure(None, &mut response).await? {
             None => {
-                self.inner.pending.borrow_mut().remove(key);
-                (self.inner.sink)(ClientEvent::Answered {
-                    key: key.to_owned(),
-                });
+                self.inner.pending.borrow_mut().remove(id);
+                (self.inner.sink)(ClientEvent::Answered { id: id.to_owned() });
                 Ok(())
             }
             Some(ClientError::Driver(DriverError::SessionExpired)) => {
                 // The server restarted: its request is gone. Keep the answer for the same
                 // question on a new session; the caller re-runs the call.
                 self.handshake().await?;
-                let lost = self.inner.pending.borrow_mut().remove(key);
+                let lost = self.inner.pending.borrow_mut().remove(id);
                 let Some(lost) = lost else {
-                    return Err(ClientError::UnknownElicitation(key.to_owned()));
+                    return Err(ClientError::UnknownElicitation(id.to_owned()));
                 };
                 self.inner.replay.borrow_mut().push(ReplayAnswer {
-                    key: key.to_owned(),
+                    id: id.to_owned(),
                     params: lost.params,
                     result,
                 });
@@ -506,6 +525,15 @@ fn resumable(ended: &Result<Option<String>, ClientError>) -> bool {
             | Err(ClientError::Transport(TransportError::Dropped { .. }))
             | Err(ClientError::Driver(DriverError::Sse(SseError::Truncated)))
     )
+}
+
+/// The routing id of a server request: its JSON-RPC id as JSON (`1`, `"1"`), so ids that
+/// show the same ([`key_of`]) stay apart.
+fn route_of(id: &RequestId) -> String {
+    match id {
+        RequestId::Number(n) => n.to_string(),
+        RequestId::String(s) => Value::String(s.clone()).to_string(),
+    }
 }
 
 /// The UI key of a server request: its JSON-RPC id as text (`1`, or the string itself).

@@ -17,6 +17,8 @@ mod resume;
 
 use std::rc::Rc;
 
+use futures::future::Either;
+
 use mcp_elicit::driver::era::{self, EraDecision};
 use mcp_elicit::driver::modern::ModernConfig;
 use mcp_elicit::driver::DriverError;
@@ -235,12 +237,13 @@ impl Connection {
         }
     }
 
-    /// Delivers the user's answer to the elicitation shown as `key`. On failure the
-    /// elicitation stays pending: show the error and let the user resend.
-    pub async fn answer(&self, key: &str, result: ElicitResult) -> Result<(), ClientError> {
+    /// Delivers the user's answer to the elicitation routed as `id` (see
+    /// [`ClientEvent::Elicit`]). On failure the elicitation stays pending: show the error
+    /// and let the user resend.
+    pub async fn answer(&self, id: &str, result: ElicitResult) -> Result<(), ClientError> {
         match self {
-            Connection::Modern(s) => s.answer(key, result).await,
-            Connection::Legacy(s) => s.answer(key, result).await,
+            Connection::Modern(s) => s.answer(id, result).await,
+            Connection::Legacy(s) => s.answer(id, result).await,
         }
     }
 
@@ -268,9 +271,41 @@ fn modern(config: ClientConfig, sink: EventSink) -> Connection {
     Connection::Modern(Rc::new(ModernSession::new(config, sink)))
 }
 
+/// How long `server/discover` may take (the SDK's `DISCOVER_TIMEOUT_SECONDS`): a server
+/// that holds the probe open is taken for one that does not speak the modern era, rather
+/// than leaving the connect hanging.
+const DISCOVER_TIMEOUT_MS: u32 = 10_000;
+
 /// Probes `server/discover` at the modern version and returns the core's era decision on
-/// the whole HTTP answer (it is small). Only a failed exchange is an error.
+/// the whole HTTP answer (it is small). Only a failed exchange is an error; no answer in
+/// time is the legacy verdict (and the probe is aborted).
 async fn probe(url: &str) -> Result<EraDecision, ClientError> {
+    let controller = web_sys::AbortController::new().ok();
+    let signal = controller.as_ref().map(|c| c.signal());
+    let exchange = discover(url, signal.as_ref());
+    let timeout = crate::transport::sleep(DISCOVER_TIMEOUT_MS);
+    futures::pin_mut!(exchange, timeout);
+    match futures::future::select(exchange, timeout).await {
+        Either::Left((outcome, _)) => outcome,
+        Either::Right(((), _)) => {
+            if let Some(controller) = controller {
+                controller.abort();
+            }
+            Ok(EraDecision::Legacy {
+                reason: format!(
+                    "the server did not answer server/discover within {} seconds",
+                    DISCOVER_TIMEOUT_MS / 1000
+                ),
+            })
+        }
+    }
+}
+
+/// One `server/discover` exchange, read to the end.
+async fn discover(
+    url: &str,
+    signal: Option<&web_sys::AbortSignal>,
+) -> Result<EraDecision, ClientError> {
     let config = ModernConfig::default();
     let id = RequestId::Number(0);
     let request = era::discover_request(
@@ -279,7 +314,7 @@ async fn probe(url: &str) -> Result<EraDecision, ClientError> {
         &config.client_info,
         &config.capabilities,
     )?;
-    let mut response = exchange::send(url, &request, None).await?;
+    let mut response = exchange::send(url, &request, signal).await?;
     let body = response.read_all().await?;
     Ok(era::decide(
         MODERN_PROTOCOL_VERSION,

@@ -9,8 +9,13 @@
 //! them in a copy of the machine, sends the replay and reports back whether that POST
 //! worked. A failed replay keeps the round (and the answers already given), so the user
 //! can resend, even with a changed answer.
+//!
+//! Several calls may wait for input at once (the host calls two tools; the user calls
+//! one tool twice): each call has its own round, and a card's routing id
+//! (`<call>/<key>`) names both, since two calls of one tool ask under the same key.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
 use futures::channel::{mpsc, oneshot};
 use futures::StreamExt;
@@ -37,7 +42,10 @@ pub struct ModernSession {
     sampling: Option<SamplingHandler>,
     sink: EventSink,
     next_id: Cell<i64>,
-    round: RefCell<Option<PendingRound>>,
+    /// Numbers the calls, for the routing ids of their cards.
+    calls: Cell<u64>,
+    /// The round each call waits on the user for, by call number.
+    rounds: RefCell<HashMap<u64, PendingRound>>,
 }
 
 /// The elicitations of the current round that still wait for the user.
@@ -67,7 +75,8 @@ impl ModernSession {
             sampling: config.sampling,
             sink,
             next_id: Cell::new(1),
-            round: RefCell::new(None),
+            calls: Cell::new(0),
+            rounds: RefCell::new(HashMap::new()),
         }
     }
 
@@ -103,13 +112,20 @@ impl ModernSession {
     /// Runs `original` (e.g. a `tools/call`) to its final result through as many input
     /// rounds as the server needs, as the core's machine decides.
     pub async fn call(&self, original: Original) -> Result<Box<RawValue>, ClientError> {
+        let number = self.calls.get().wrapping_add(1);
+        self.calls.set(number);
         let mut call = ModernCall::new(self.config.clone(), original, self.next_id.get());
-        let outcome = self.drive(&mut call).await;
-        self.next_id.set(call.next_id());
+        let outcome = self.drive(number, &mut call).await;
+        self.rounds.borrow_mut().remove(&number);
+        self.next_id.set(self.next_id.get().max(call.next_id()));
         outcome
     }
 
-    async fn drive(&self, call: &mut ModernCall) -> Result<Box<RawValue>, ClientError> {
+    async fn drive(
+        &self,
+        number: u64,
+        call: &mut ModernCall,
+    ) -> Result<Box<RawValue>, ClientError> {
         let mut step = self.exchange(call).await?;
         loop {
             step = match step {
@@ -133,22 +149,28 @@ impl ModernSession {
                     }
                     let keys: Vec<String> = elicitations.iter().map(|e| e.key.clone()).collect();
                     let (submit, submitted) = mpsc::unbounded();
-                    *self.round.borrow_mut() = Some(PendingRound {
-                        expected: keys.clone(),
-                        answers: IndexMap::new(),
-                        submit,
-                    });
+                    self.rounds.borrow_mut().insert(
+                        number,
+                        PendingRound {
+                            expected: keys.clone(),
+                            answers: IndexMap::new(),
+                            submit,
+                        },
+                    );
                     for pending in elicitations {
                         (self.sink)(ClientEvent::Elicit {
+                            id: route(number, &pending.key),
                             key: pending.key,
                             params: pending.params,
                         });
                     }
                     let step = self.answer_round(call, submitted).await;
-                    *self.round.borrow_mut() = None;
+                    self.rounds.borrow_mut().remove(&number);
                     let step = step?;
                     for key in keys {
-                        (self.sink)(ClientEvent::Answered { key });
+                        (self.sink)(ClientEvent::Answered {
+                            id: route(number, &key),
+                        });
                     }
                     step
                 }
@@ -250,16 +272,19 @@ impl ModernSession {
             .unwrap_or(ModernStep::Failed(DriverError::NoResponse)))
     }
 
-    /// Records the user's answer to `key`. The last answer of a round sends the replay and
-    /// resolves once it was delivered (or failed: then the round stays pending).
-    pub async fn answer(&self, key: &str, result: ElicitResult) -> Result<(), ClientError> {
+    /// Records the user's answer to the card routed as `id`. The last answer of a round
+    /// sends the replay and resolves once it was delivered (or failed: then the round stays
+    /// pending).
+    pub async fn answer(&self, id: &str, result: ElicitResult) -> Result<(), ClientError> {
+        let unknown = || ClientError::UnknownElicitation(id.to_owned());
+        let (number, key) = parse_route(id).ok_or_else(unknown)?;
         let done = {
-            let mut round = self.round.borrow_mut();
-            let Some(round) = round.as_mut() else {
-                return Err(ClientError::UnknownElicitation(key.to_owned()));
+            let mut rounds = self.rounds.borrow_mut();
+            let Some(round) = rounds.get_mut(&number) else {
+                return Err(unknown());
             };
             if !round.expected.iter().any(|k| k == key) {
-                return Err(ClientError::UnknownElicitation(key.to_owned()));
+                return Err(unknown());
             }
             round.answers.insert(key.to_owned(), result);
             if round.answers.len() < round.expected.len() {
@@ -279,8 +304,19 @@ impl ModernSession {
         done.await.unwrap_or(Err(ClientError::NotConnected))
     }
 
-    /// Ends a pending round (the call's future then fails with "not connected").
+    /// Ends every pending round (their calls' futures then fail with "not connected").
     pub fn abandon(&self) {
-        *self.round.borrow_mut() = None;
+        self.rounds.borrow_mut().clear();
     }
+}
+
+/// The routing id of the card for `key` in call `number`.
+fn route(number: u64, key: &str) -> String {
+    format!("{number}/{key}")
+}
+
+/// The call number and key of a routing id (keys may hold `/`; numbers do not).
+fn parse_route(id: &str) -> Option<(u64, &str)> {
+    let (number, key) = id.split_once('/')?;
+    Some((number.parse().ok()?, key))
 }
