@@ -18,6 +18,9 @@ pub enum TransportError {
     Malformed { detail: String },
     /// The request was cancelled by us (disconnect, page teardown).
     Aborted,
+    /// The browser refused to make the request at all (a header value it cannot send,
+    /// a body it cannot take).
+    Unsendable { detail: String },
 }
 
 impl fmt::Display for TransportError {
@@ -44,6 +47,9 @@ impl fmt::Display for TransportError {
                 write!(f, "The server sent something this client cannot understand: {detail}.")
             }
             TransportError::Aborted => write!(f, "The request was cancelled."),
+            TransportError::Unsendable { detail } => {
+                write!(f, "The browser could not send the request: {detail}.")
+            }
         }
     }
 }

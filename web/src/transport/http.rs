@@ -3,7 +3,7 @@
 //! every header (`MCP-Protocol-Version`, `Mcp-Session-Id`, `Mcp-Method`, `Mcp-Name`, ...)
 //! and what the answer means; this module sends, and words a failed `fetch`.
 
-use gloo_net::http::{Request, RequestBuilder, Response};
+use gloo_net::http::{Headers, Request, RequestBuilder, Response};
 use web_sys::AbortSignal;
 
 use super::body::ByteStream;
@@ -46,12 +46,12 @@ pub async fn send_request(
         HttpMethod::Post => Request::post(url),
         HttpMethod::Delete => Request::delete(url),
     };
-    let builder = with_headers(builder, &request.headers).abort_signal(signal);
+    let builder = with_headers(builder, &request.headers)?.abort_signal(signal);
     let response = match &request.body {
         Some(body) => {
             let built = builder
                 .body(body.clone())
-                .map_err(|err| TransportError::Malformed {
+                .map_err(|err| TransportError::Unsendable {
                     detail: format!("the request could not be built ({err})"),
                 })?;
             send(url, built.send()).await?
@@ -71,11 +71,24 @@ pub async fn send_request(
     })
 }
 
-fn with_headers(mut builder: RequestBuilder, headers: &[(String, String)]) -> RequestBuilder {
+/// Sets the request's headers through the browser's own `Headers.set`, which refuses a
+/// value it cannot send (e.g. text beyond Latin-1 taken from a server's event id) with an
+/// exception: that becomes a worded error. gloo's `header()` would throw it through our
+/// frames instead, leaving the call's task dead.
+fn with_headers(
+    builder: RequestBuilder,
+    headers: &[(String, String)],
+) -> Result<RequestBuilder, TransportError> {
+    let raw = web_sys::Headers::new().map_err(|_| TransportError::Unsendable {
+        detail: "no request headers could be made".into(),
+    })?;
     for (name, value) in headers {
-        builder = builder.header(name, value);
+        raw.set(name, value)
+            .map_err(|_| TransportError::Unsendable {
+                detail: format!("the header {name} would carry {value:?}, which is not allowed"),
+            })?;
     }
-    builder
+    Ok(builder.headers(Headers::from_raw(raw)))
 }
 
 /// Awaits `fetch`, turning its opaque rejection into a worded [`TransportError`].
