@@ -1,8 +1,9 @@
 //! The transport's body reading in a real browser (wasm-bindgen-test in Chromium): a
 //! `ReadableStream` split into arbitrary chunks yields the same JSON-RPC messages through
 //! the client's [`Messages`] (the core's SSE decoder behind it), data-less events are
-//! skipped, the last event id is kept for resuming, a cut stream is an error, and a request
-//! to a port where nothing listens is reported as "unreachable" in words.
+//! skipped, the last event id is kept for resuming, a cut stream is an error, a request
+//! to a port where nothing listens is reported as "unreachable" in words, and a header
+//! value the browser refuses is an error rather than a throw.
 
 #![cfg(target_arch = "wasm32")]
 
@@ -112,6 +113,21 @@ async fn nothing_listening_is_unreachable_in_words() {
         words.contains("Cannot reach the server at http://127.0.0.1:9/mcp"),
         "{words}"
     );
+}
+
+#[wasm_bindgen_test]
+async fn a_header_the_browser_cannot_send_is_an_error_in_words_not_a_throw() {
+    // E.g. a server's SSE event id beyond Latin-1, sent back as Last-Event-ID.
+    let request = HttpRequest::post("{}".into()).with("Last-Event-ID", "\u{2603}");
+    let err = match transport::send_request("http://127.0.0.1:9/mcp", &request, None).await {
+        Err(err) => err,
+        Ok(_) => panic!("a header fetch refuses cannot be sent"),
+    };
+    assert!(
+        matches!(&err, TransportError::Unsendable { detail } if detail.contains("Last-Event-ID")),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("could not send"), "{err}");
 }
 
 #[wasm_bindgen_test]
