@@ -83,3 +83,35 @@ fn floats_render_like_python_str() {
         vec![("Mcp-Param-N".to_string(), "1e+20".to_string())]
     );
 }
+
+/// Number text with an extreme exponent must not overflow the decimal-point arithmetic
+/// (a panic in wasm kills the page). Such text cannot come from serde_json's own float
+/// rendering, but `python_float` is public and takes any text.
+#[test]
+fn python_float_survives_extreme_exponents() {
+    use mcp_elicit::driver::headers::python_float;
+    for text in [
+        "0.01e-9223372036854775808",
+        "-0.01e-9223372036854775808",
+        "0.00000000000000000000001e-9223372036854775800",
+        "1e-9223372036854775808",
+        "12.5e9223372036854775807",
+        "100e9223372036854775807",
+        "0.1e9223372036854775807",
+        "1e99999999999999999999999",
+    ] {
+        let out = python_float(text);
+        assert!(!out.is_empty(), "{text}");
+    }
+    // Saturated at the ends of i64, still in Python's exponent notation.
+    assert_eq!(
+        python_float("0.01e-9223372036854775808"),
+        "1e-9223372036854775808"
+    );
+    assert!(python_float("12.5e9223372036854775807").starts_with("1.25e+922337203685477580"));
+    // An exponent beyond i64 is not number text serde_json writes: passed through.
+    assert_eq!(
+        python_float("1e99999999999999999999999"),
+        "1e99999999999999999999999"
+    );
+}

@@ -241,6 +241,30 @@ proptest! {
         let back = rfc.and_then(|r| rfc3339_to_local(&r, offset));
         prop_assert_eq!(back, Some(local));
     }
+
+    /// `Mcp-Param-*` float rendering: any number text, exponents up to the i64 ends
+    /// included, and leading zeros that move the decimal point past them.
+    #[test]
+    fn python_float_never_panics(
+        sign in proptest::option::of(Just("-")),
+        int in "0{0,5}[0-9]{0,5}",
+        frac in proptest::option::of("0{0,45}[0-9]{0,5}"),
+        exp in proptest::option::of(prop_oneof![
+            any::<i64>(),
+            i64::MIN..i64::MIN + 40,
+            i64::MAX - 40..=i64::MAX,
+        ]),
+    ) {
+        let mut text = format!("{}{int}", sign.unwrap_or(""));
+        if let Some(f) = frac {
+            text.push('.');
+            text.push_str(&f);
+        }
+        if let Some(e) = exp {
+            text.push_str(&format!("e{e}"));
+        }
+        let _ = mcp_elicit::driver::headers::python_float(&text);
+    }
 }
 
 #[test]

@@ -110,29 +110,38 @@ pub fn python_float(json: &str) -> String {
         Some(r) => ("-", r),
         None => ("", json),
     };
+    // An exponent beyond i64 is no text serde_json writes: passed through
+    // rather than guessed at.
     let (mantissa, exp) = match rest.split_once(['e', 'E']) {
-        Some((m, e)) => (m, e.parse::<i64>().unwrap_or(0)),
+        Some((m, e)) => match e.parse::<i64>() {
+            Ok(e) => (m, e),
+            Err(_) => return json.to_string(),
+        },
         None => (rest, 0),
     };
     let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let all: String = format!("{int_part}{frac_part}");
-    let mut point = i64::try_from(int_part.len())
-        .unwrap_or(0)
-        .saturating_add(exp);
+    // Saturating throughout: a crafted exponent near i64::MIN/MAX must not
+    // overflow (a panic in wasm kills the page); such values land in the
+    // exponent branch below either way.
     let trimmed_start = all.trim_start_matches('0');
-    point -= i64::try_from(all.len() - trimmed_start.len()).unwrap_or(0);
+    let leading_zeros = i64::try_from(all.len() - trimmed_start.len()).unwrap_or(i64::MAX);
+    let point = i64::try_from(int_part.len())
+        .unwrap_or(i64::MAX)
+        .saturating_add(exp)
+        .saturating_sub(leading_zeros);
     let digits = trimmed_start.trim_end_matches('0');
     if digits.is_empty() {
         return format!("{sign}0.0");
     }
     let len = i64::try_from(digits.len()).unwrap_or(i64::MAX);
-    let e10 = point - 1;
+    let e10 = point.saturating_sub(1);
     if (-4..16).contains(&e10) {
         if point <= 0 {
-            let zeros = "0".repeat(usize::try_from(-point).unwrap_or(0));
+            let zeros = "0".repeat(usize::try_from(point.saturating_neg()).unwrap_or(0));
             format!("{sign}0.{zeros}{digits}")
         } else if point >= len {
-            let zeros = "0".repeat(usize::try_from(point - len).unwrap_or(0));
+            let zeros = "0".repeat(usize::try_from(point.saturating_sub(len)).unwrap_or(0));
             format!("{sign}{digits}{zeros}.0")
         } else {
             let (a, b) = digits.split_at(usize::try_from(point).unwrap_or(0));
