@@ -464,3 +464,14 @@ fn failure_from_http_prefers_the_json_rpc_error_to_the_status() {
         }
     );
 }
+
+#[test]
+fn an_input_round_asking_nothing_and_keeping_no_state_fails_the_call() {
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let step = call.on_message(&input_required(1, "{}", None));
+    let ModernStep::Failed(DriverError::Wire(e)) = step else {
+        panic!("{step:?}")
+    };
+    assert!(e.message.contains("neither"), "{e}");
+}

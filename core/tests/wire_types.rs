@@ -123,6 +123,37 @@ fn result_type_absent_means_complete_and_unknown_is_refused() {
         .contains("neither"));
 }
 
+/// Like the SDK's `InputRequiredResult` validator (`not input_requests and
+/// request_state is None`): an empty `inputRequests` map asks for nothing, so
+/// without a `requestState` there is nothing to replay. A `null` counts as absent.
+#[test]
+fn input_required_with_nothing_to_answer_or_echo_is_refused() {
+    for result in [
+        r#"{"resultType":"input_required","inputRequests":{}}"#,
+        r#"{"resultType":"input_required","inputRequests":{},"requestState":null}"#,
+        r#"{"resultType":"input_required","inputRequests":null,"requestState":null}"#,
+    ] {
+        let raw = serde_json::value::RawValue::from_string(result.into()).unwrap();
+        let err = ModernResult::classify(raw).unwrap_err();
+        assert!(err.message.contains("neither"), "{result}: {err}");
+    }
+    // Either one alone is enough.
+    for result in [
+        r#"{"resultType":"input_required","inputRequests":{},"requestState":"s"}"#,
+        r#"{"resultType":"input_required","requestState":""}"#,
+        r#"{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}}}"#,
+    ] {
+        let raw = serde_json::value::RawValue::from_string(result.into()).unwrap();
+        assert!(
+            matches!(
+                ModernResult::classify(raw),
+                Ok(ModernResult::InputRequired(_))
+            ),
+            "{result}"
+        );
+    }
+}
+
 #[test]
 fn a_malformed_embedded_elicitation_is_reported() {
     let raw = serde_json::value::RawValue::from_string(

@@ -19,7 +19,8 @@ pub const RESULT_TYPE_COMPLETE: &str = "complete";
 pub const RESULT_TYPE_INPUT_REQUIRED: &str = "input_required";
 
 /// A result that says the server needs more input before it can finish.
-/// At least one of `inputRequests` / `requestState` is present.
+/// [`ModernResult::classify`] accepts it only with a non-empty
+/// `inputRequests` or a `requestState` (a `null` counts as absent).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InputRequiredResult {
@@ -169,9 +170,13 @@ impl ModernResult {
         match probe.result_type.as_deref() {
             Some(RESULT_TYPE_INPUT_REQUIRED) => {
                 let r: InputRequiredResult = super::from_raw(&raw, "input-required result")?;
-                if r.input_requests.is_none() && r.request_state.is_none() {
+                // As the SDK's validator: an empty `inputRequests` asks for
+                // nothing, so without a `requestState` the replay would be the
+                // original request again, and the server would loop.
+                let asks = r.input_requests.as_ref().is_some_and(|m| !m.is_empty());
+                if !asks && r.request_state.is_none() {
                     return Err(super::WireError::new(
-                        "the server said input is required but sent neither inputRequests nor requestState",
+                        "the server said input is required but sent neither inputRequests (none, or an empty map) nor requestState",
                     ));
                 }
                 Ok(ModernResult::InputRequired(r))
