@@ -24,7 +24,11 @@ pub enum DriverError {
     /// -32042 (legacy): URL-mode elicitations must be completed, then the call retried.
     UrlElicitationRequired {
         message: String,
+        /// The entries of `data.elicitations` that are valid URL-mode params
+        /// (`elicitationId` may be absent: then it is empty).
         elicitations: Vec<UrlParams>,
+        /// Entries that were not (skipped, so one bad entry does not hide the rest).
+        unusable: usize,
     },
     /// The server asked for input more rounds than allowed.
     RoundsExceeded { max_rounds: u32 },
@@ -72,15 +76,12 @@ impl DriverError {
                 message: error.message,
             },
             codes::URL_ELICITATION_REQUIRED => {
-                let elicitations = error
-                    .data
-                    .as_ref()
-                    .and_then(|d| d.get("elicitations"))
-                    .and_then(|e| serde_json::from_value(e.clone()).ok())
-                    .unwrap_or_default();
+                let (elicitations, unusable) =
+                    url_elicitations(error.data.as_ref().and_then(|d| d.get("elicitations")));
                 DriverError::UrlElicitationRequired {
                     message: error.message,
                     elicitations,
+                    unusable,
                 }
             }
             _ => DriverError::Rpc(error),
@@ -120,11 +121,28 @@ impl fmt::Display for DriverError {
                 f,
                 "The server says the request's headers do not match its body: {message}."
             ),
-            DriverError::UrlElicitationRequired { message, elicitations } => write!(
-                f,
-                "The server needs {} web page(s) completed before this call can proceed: {message}.",
-                elicitations.len()
-            ),
+            DriverError::UrlElicitationRequired {
+                message,
+                elicitations,
+                unusable,
+            } => match (elicitations.len(), *unusable) {
+                (0, 0) => write!(
+                    f,
+                    "The server needs web page(s) completed before this call can proceed, but named none: {message}."
+                ),
+                (0, bad) => write!(
+                    f,
+                    "The server needs web page(s) completed before this call can proceed, but none of the {bad} it named could be read: {message}."
+                ),
+                (n, 0) => write!(
+                    f,
+                    "The server needs {n} web page(s) completed before this call can proceed: {message}."
+                ),
+                (n, bad) => write!(
+                    f,
+                    "The server needs {n} web page(s) completed before this call can proceed ({bad} more could not be read and are left out): {message}."
+                ),
+            },
             DriverError::RoundsExceeded { max_rounds } => write!(
                 f,
                 "The server kept asking for more input after {max_rounds} rounds; the call was stopped."
@@ -154,6 +172,33 @@ impl fmt::Display for DriverError {
             DriverError::Usage(m) => write!(f, "Internal client error: {m}."),
         }
     }
+}
+
+/// The usable URL-mode params of -32042's `data.elicitations`, read entry by
+/// entry, and how many entries were not usable. Read as the SDK's
+/// `ElicitationRequiredErrorData` would: `mode` defaults to `"url"` and
+/// `elicitationId` may be absent or `null` (2026-07-28 dropped it). A list
+/// that is missing or not an array names no page at all: `(vec![], 0)`.
+fn url_elicitations(list: Option<&Value>) -> (Vec<UrlParams>, usize) {
+    let Some(entries) = list.and_then(Value::as_array) else {
+        return (Vec::new(), 0);
+    };
+    let mut usable = Vec::new();
+    let mut unusable = 0usize;
+    for entry in entries {
+        let mut entry = entry.clone();
+        if let Some(obj) = entry.as_object_mut() {
+            obj.entry("mode").or_insert_with(|| Value::from("url"));
+            if obj.get("elicitationId").is_some_and(Value::is_null) {
+                obj.remove("elicitationId");
+            }
+        }
+        match serde_json::from_value::<UrlParams>(entry) {
+            Ok(params) => usable.push(params),
+            Err(_) => unusable = unusable.saturating_add(1),
+        }
+    }
+    (usable, unusable)
 }
 
 /// `{"elicitation":{"form":{}},"roots":{}}` as `elicitation (form), roots`.
