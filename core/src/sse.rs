@@ -26,6 +26,33 @@ use std::fmt;
 /// Default bound on one line and on one event's data: 16 MiB.
 pub const DEFAULT_LIMIT: usize = 16 * 1024 * 1024;
 
+/// `id` when it can be sent back as `Last-Event-ID` to resume a stream, else
+/// `None` (then the stream cannot be resumed from it).
+///
+/// The id must reach the server exactly as the server wrote it, so only these
+/// are tokens: non-empty; printable ASCII (`!` to `~`) with spaces or tabs
+/// only between other characters. Why each rule:
+/// - an empty id means "no id" (WHATWG), nothing to resume from;
+/// - a character above U+00FF makes `fetch` throw (header values are byte
+///   strings), and one in U+0080..=U+00FF is sent as a single Latin-1 byte,
+///   not the server's UTF-8 bytes, so the server would get a different id
+///   (undecodable bytes already became U+FFFD);
+/// - CR, LF and NUL make `fetch` throw;
+/// - a leading or trailing space or tab is stripped by `fetch`: again a
+///   different id;
+/// - other control characters are refused by strict HTTP servers (RFC 9110
+///   field values; the SDK's uvicorn/h11 answers 400).
+///
+/// Every token is also a [`crate::driver::http::is_header_value`].
+pub fn resume_token(id: &str) -> Option<&str> {
+    let bytes = id.as_bytes();
+    let edge_ok = |b: Option<&u8>| b.is_some_and(|b| (0x21..=0x7E).contains(b));
+    let inner_ok = bytes
+        .iter()
+        .all(|&b| (0x21..=0x7E).contains(&b) || b == b' ' || b == b'\t');
+    (inner_ok && edge_ok(bytes.first()) && edge_ok(bytes.last())).then_some(id)
+}
+
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SseEvent {
@@ -33,7 +60,8 @@ pub struct SseEvent {
     pub event: String,
     /// The `data` lines joined with `\n`.
     pub data: String,
-    /// The last event id seen on the stream so far (it persists across events).
+    /// The last event id seen on the stream so far (it persists across events;
+    /// an empty `id` field resets it to `None`).
     pub id: Option<String>,
     /// A `retry` (milliseconds) given within this event, if any.
     pub retry: Option<u64>,
@@ -111,7 +139,9 @@ impl SseDecoder {
         }
     }
 
-    /// The last event id seen (for `Last-Event-ID` on reconnect).
+    /// The stream's last event id, as the standard keeps it: `None` before any
+    /// `id` field and after one with an empty value (which resets it). Pass it
+    /// through [`resume_token`] before sending it as `Last-Event-ID`.
     pub fn last_event_id(&self) -> Option<&str> {
         self.last_id.as_deref()
     }
@@ -227,8 +257,10 @@ impl SseDecoder {
                 self.data.push_str(value);
                 self.has_data = true;
             }
+            // WHATWG: a NUL makes the field ignored; an empty value resets the
+            // last event id (a reconnection then sends no `Last-Event-ID`).
             "id" if !value.contains('\0') => {
-                self.last_id = Some(value.to_string());
+                self.last_id = (!value.is_empty()).then(|| value.to_string());
             }
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
                 if let Ok(ms) = value.parse() {

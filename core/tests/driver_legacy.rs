@@ -317,3 +317,18 @@ fn initialize_id_names_the_latest_handshake_so_its_status_can_be_matched() {
     s.initialize_request().unwrap();
     assert_eq!(s.initialize_id(), Some(&RequestId::Number(1)));
 }
+
+/// `Last-Event-ID` only carries an id the browser can send and the server gets back
+/// byte for byte (see `sse::resume_token`); an unusable one is left out, so the GET
+/// opens a stream from scratch instead of making `fetch` throw.
+#[test]
+fn the_get_stream_omits_an_unusable_last_event_id() {
+    let s = ready_session();
+    let get = s.get_stream_request(Some("42_0")).unwrap();
+    assert_eq!(get.header("last-event-id"), Some("42_0"));
+    for bad in ["", "caf\u{e9}", "\u{1F600}", "a\r\nb", " 1", "1\t", "\u{7}"] {
+        let get = s.get_stream_request(Some(bad)).unwrap();
+        assert_eq!(get.header("last-event-id"), None, "{bad:?}");
+        assert_eq!(get.header("mcp-session-id"), Some("2371abc"));
+    }
+}

@@ -39,6 +39,99 @@ fn event_type_defaults_to_message_and_id_persists() {
     assert_eq!(events[1].retry, None);
 }
 
+/// WHATWG: an `id` field with an empty value resets the last event id; the
+/// next reconnection then sends no `Last-Event-ID` at all.
+#[test]
+fn an_empty_id_resets_the_last_event_id() {
+    let mut d = SseDecoder::new();
+    let events = d.feed(b"id: 5\ndata: a\n\nid\ndata: b\n\n").unwrap();
+    assert_eq!(events[0].id.as_deref(), Some("5"));
+    assert_eq!(events[1].id, None);
+    assert_eq!(d.last_event_id(), None);
+    d.feed(b"id: 6\n\nid:\n\n").unwrap();
+    assert_eq!(d.last_event_id(), None);
+    // A NUL makes the field ignored (the id stays), as before.
+    d.feed(b"id: 7\n\nid: 8\0\n\n").unwrap();
+    assert_eq!(d.last_event_id(), Some("7"));
+}
+
+#[test]
+fn resume_tokens_are_ids_the_browser_sends_and_the_server_gets_back_unchanged() {
+    use mcp_elicit::driver::http::is_header_value;
+    use mcp_elicit::sse::resume_token;
+    for good in [
+        "1",
+        "42_0",
+        "a b",
+        "a\tb",
+        "~!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}",
+        "0123456789abcdef-ABCDEF",
+    ] {
+        assert_eq!(resume_token(good), Some(good), "{good:?}");
+        assert!(is_header_value(good), "{good:?}");
+    }
+    for bad in [
+        "",   // no id (WHATWG: nothing to send)
+        " 1", // fetch would strip the edge space: a different id
+        "1 ",
+        "\t1",
+        "caf\u{e9}", // sent as one Latin-1 byte, not the server's two UTF-8 bytes
+        "\u{1F600}", // fetch throws (not a ByteString)
+        "\u{FFFD}",  // what undecodable bytes became
+        "a\rb",
+        "a\nb",
+        "a\0b",
+        "\u{7}", // control characters: refused by strict HTTP servers
+        "a\u{7F}",
+    ] {
+        assert_eq!(resume_token(bad), None, "{bad:?}");
+    }
+}
+
+#[test]
+fn a_message_stream_offers_only_usable_ids_for_resuming() {
+    use mcp_elicit::driver::http::MessageStream;
+    let mut m = MessageStream::new();
+    m.feed(b"id: 3\ndata: {}\n\n").unwrap();
+    assert_eq!(m.last_event_id(), Some("3"));
+    m.feed("id: caf\u{e9}\ndata: {}\n\n".as_bytes()).unwrap();
+    assert_eq!(m.last_event_id(), None);
+    m.feed(b"id: 4\ndata: {}\n\nid\ndata: {}\n\n").unwrap();
+    assert_eq!(m.last_event_id(), None);
+}
+
+#[test]
+fn header_values_are_what_fetch_sends_unchanged() {
+    use mcp_elicit::driver::http::is_header_value;
+    for good in [
+        "",
+        "application/json",
+        "a b",
+        "caf\u{e9}",
+        "\u{FF}",
+        "=?base64?YQ==?=",
+        "a\tb",
+        "\u{1}",
+    ] {
+        assert!(is_header_value(good), "{good:?}");
+    }
+    for bad in [
+        "\u{100}", // not a ByteString: fetch throws TypeError
+        "\u{1F600}",
+        "a\rb", // not a header value: fetch throws TypeError
+        "a\nb",
+        "a\0b",
+        " a", // fetch strips it: the value sent is not this one
+        "a ",
+        "\ta",
+        "a\t",
+        "\r",
+        " ",
+    ] {
+        assert!(!is_header_value(bad), "{bad:?}");
+    }
+}
+
 #[test]
 fn an_event_without_data_is_not_dispatched() {
     // The SDK's priming event: an id and empty data line carry no message.
@@ -138,6 +231,17 @@ mod split_properties {
     use super::decode_all;
     use mcp_elicit::sse::SseDecoder;
     use proptest::prelude::*;
+
+    proptest! {
+        /// A resume token is always a header value `fetch` sends unchanged.
+        #[test]
+        fn resume_tokens_are_header_values(id in "\\PC{0,8}|[ -~\t\u{80}-\u{FF}]{0,8}") {
+            if let Some(token) = mcp_elicit::sse::resume_token(&id) {
+                prop_assert!(mcp_elicit::driver::http::is_header_value(token));
+                prop_assert_eq!(token, id.as_str());
+            }
+        }
+    }
 
     fn line_strategy() -> impl Strategy<Value = String> {
         prop_oneof![

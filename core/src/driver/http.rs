@@ -76,6 +76,28 @@ impl HttpRequest {
     }
 }
 
+/// Whether `fetch` sends `value` as a request header exactly as given, so the
+/// IO layer can check a value before handing it to the browser:
+/// - every character is at most U+00FF (header values are WebIDL byte
+///   strings: anything above makes `fetch` throw a `TypeError`);
+/// - no NUL, CR or LF (the Fetch standard's "header value": `fetch` throws);
+/// - no leading or trailing space or tab (`fetch` strips them silently, so
+///   the server would get another value than the one meant).
+///
+/// The empty value is a header value. This is the browser's rule, not RFC
+/// 9110's stricter one: other control characters pass here (a server may
+/// still refuse them). Characters U+0080..=U+00FF are sent as one Latin-1
+/// byte each, not as UTF-8: encode text that must arrive as UTF-8 first (as
+/// [`super::headers::encode_header_value`] does).
+pub fn is_header_value(value: &str) -> bool {
+    let edge = |c: Option<char>| !matches!(c, Some(' ' | '\t'));
+    value
+        .chars()
+        .all(|c| c <= '\u{FF}' && !matches!(c, '\0' | '\r' | '\n'))
+        && edge(value.chars().next())
+        && edge(value.chars().next_back())
+}
+
 /// What kind of body a `Content-Type` announces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BodyKind {
@@ -179,9 +201,13 @@ impl MessageStream {
         self.decoder.finish().map(|()| Vec::new())
     }
 
-    /// The last event id, for `Last-Event-ID` when resuming a GET stream.
+    /// The stream's last event id when it can be sent as `Last-Event-ID` to
+    /// resume (see [`crate::sse::resume_token`]); `None` when the stream has
+    /// no id, reset it with an empty `id:`, or its latest id is not usable.
     pub fn last_event_id(&self) -> Option<&str> {
-        self.decoder.last_event_id()
+        self.decoder
+            .last_event_id()
+            .and_then(crate::sse::resume_token)
     }
 
     /// The server's requested reconnection delay (ms), if it gave one.

@@ -304,7 +304,9 @@ impl LegacySession {
     }
 
     /// The GET that opens the session's server-to-client stream (completions
-    /// arrive there). `last_event_id` resumes a broken stream.
+    /// arrive there). `last_event_id` resumes a broken stream; an id that is
+    /// not a [`crate::sse::resume_token`] (empty, or one `fetch` would refuse
+    /// or alter) is left out, so the stream opens afresh instead of failing.
     pub fn get_stream_request(
         &self,
         last_event_id: Option<&str>,
@@ -315,7 +317,7 @@ impl LegacySession {
             headers: vec![(names::ACCEPT.into(), ACCEPT_STREAM.into())],
             body: None,
         };
-        if let Some(last) = last_event_id {
+        if let Some(last) = last_event_id.and_then(crate::sse::resume_token) {
             req = req.with(names::LAST_EVENT_ID, last);
         }
         Ok(self.with_session(req))
