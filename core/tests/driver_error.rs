@@ -79,3 +79,99 @@ fn url_elicitation_required_says_when_no_page_is_usable() {
         .to_string()
         .contains("needs 1 web page(s) completed before this call can proceed: "));
 }
+
+fn http(status: u16) -> DriverError {
+    DriverError::Http {
+        status,
+        body: String::new(),
+    }
+}
+
+fn rpc(code: i64) -> DriverError {
+    DriverError::from_rpc(ErrorObject {
+        code,
+        message: "m".into(),
+        data: None,
+    })
+}
+
+#[test]
+fn resendable_failures_are_accidents_not_verdicts() {
+    use mcp_elicit::sse::SseError;
+    use mcp_elicit::wire::WireError;
+    // Transport accidents: the same request may simply go again.
+    for e in [
+        DriverError::NoResponse,
+        DriverError::Sse(SseError::Truncated),
+        DriverError::Wire(WireError::new("the server's message is not JSON")),
+        http(408),
+        http(425),
+        http(429),
+        http(500),
+        http(502),
+        http(503),
+        http(504),
+        http(507),
+        http(522),
+    ] {
+        assert!(e.is_resendable(), "{e:?}");
+    }
+    // The server's verdict on the request, or the client's own refusal.
+    for e in [
+        rpc(-32602),
+        rpc(-32603),
+        rpc(-32601),
+        rpc(-32600),
+        rpc(-32700),
+        rpc(-32020),
+        rpc(-32021),
+        rpc(-32022),
+        rpc(-32042),
+        rpc(0),
+        http(400),
+        http(401),
+        http(403),
+        http(404),
+        http(405),
+        http(406),
+        http(409),
+        http(413),
+        http(415),
+        http(501),
+        http(505),
+        http(200),
+        http(302),
+        DriverError::SessionExpired,
+        DriverError::Sse(SseError::TooLong { limit: 1 }),
+        DriverError::BadResult(WireError::new("the server's result is malformed")),
+        DriverError::RoundsExceeded { max_rounds: 1 },
+        DriverError::SamplingRefused { key: "k".into() },
+        DriverError::UnsupportedInput {
+            key: "k".into(),
+            method: "x".into(),
+        },
+        DriverError::Usage("u".into()),
+    ] {
+        assert!(!e.is_resendable(), "{e:?}");
+    }
+}
+
+#[test]
+fn an_http_failure_is_resendable_only_without_a_json_rpc_error_body() {
+    use mcp_elicit::driver::http::failure_from_http;
+    let with_error = failure_from_http(
+        500,
+        Some("application/json"),
+        br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}"#,
+    );
+    assert!(!with_error.is_resendable(), "{with_error:?}");
+    let bare = failure_from_http(503, Some("text/html"), b"<h1>Service Unavailable</h1>");
+    assert!(bare.is_resendable(), "{bare:?}");
+    let sse_error = failure_from_http(
+        429,
+        Some("text/event-stream"),
+        b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32602,\"message\":\"bad\"}}\n\n",
+    );
+    assert_eq!(sse_error.code(), Some(-32602));
+    assert!(!sse_error.is_resendable());
+}

@@ -470,8 +470,95 @@ fn an_input_round_asking_nothing_and_keeping_no_state_fails_the_call() {
     let mut call = delete_folder();
     call.request().unwrap();
     let step = call.on_message(&input_required(1, "{}", None));
-    let ModernStep::Failed(DriverError::Wire(e)) = step else {
+    let ModernStep::Failed(DriverError::BadResult(e)) = step else {
         panic!("{step:?}")
     };
     assert!(e.message.contains("neither"), "{e}");
+}
+
+/// A call in its first replay: one answered round with a request state.
+fn in_replay() -> (ModernCall, Value) {
+    let mut call = delete_folder();
+    call.request().unwrap();
+    call.on_message(&input_required(1, CONFIRM, Some(STATE)));
+    call.answer("__main__:confirm_delete", ElicitResult::decline())
+        .unwrap();
+    let replay = body(&call.request().unwrap());
+    (call, replay)
+}
+
+/// After a failure that is no verdict of the server (`is_resendable`), the same round
+/// can be sent again: same answers, same requestState, a fresh id.
+#[test]
+fn a_replay_failing_by_accident_stays_resendable_with_its_answers() {
+    type Fail = fn(&mut ModernCall) -> ModernStep;
+    let accidents: [(&str, Fail); 5] = [
+        ("503 page", |c| {
+            c.on_http_failure(503, Some("text/html"), b"<h1>down</h1>")
+        }),
+        ("429 empty", |c| c.on_http_failure(429, None, b"")),
+        ("cut JSON body", |c| {
+            c.on_message(r#"{"jsonrpc":"2.0","id":2,"res"#)
+        }),
+        ("not JSON-RPC", |c| c.on_message("<html>proxy</html>")),
+        ("no answer", |c| c.on_body_end().unwrap()),
+    ];
+    for (what, fail) in accidents {
+        let (mut call, replay) = in_replay();
+        let step = fail(&mut call);
+        let ModernStep::Failed(e) = step else {
+            panic!("{what}: {step:?}")
+        };
+        assert!(e.is_resendable(), "{what}: {e:?}");
+        assert!(!call.is_finished(), "{what}");
+        assert_eq!(call.in_flight(), None, "{what}");
+        // A late copy of the answer to the failed attempt is not taken for the resend's.
+        assert!(matches!(
+            call.on_message(r#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#),
+            ModernStep::Ignored
+        ));
+        let again = body(&call.request().unwrap());
+        assert_eq!(again["params"], replay["params"], "{what}");
+        assert_eq!(again["id"], 3, "{what}");
+        let done = call.on_message(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#);
+        assert!(matches!(done, ModernStep::Complete(_)), "{what}: {done:?}");
+        assert!(call.is_finished());
+    }
+}
+
+#[test]
+fn a_replay_the_server_refuses_is_final() {
+    type Fail = fn(&mut ModernCall) -> ModernStep;
+    let verdicts: [(&str, Fail); 4] = [
+        ("-32602 in a 400", |c| {
+            c.on_http_failure(
+                400,
+                Some("application/json"),
+                br#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"bad state"}}"#,
+            )
+        }),
+        ("-32603 in a 500", |c| {
+            c.on_http_failure(
+                500,
+                Some("application/json"),
+                br#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"boom"}}"#,
+            )
+        }),
+        ("403 page", |c| {
+            c.on_http_failure(403, Some("text/plain"), b"forbidden")
+        }),
+        ("unknown result type", |c| {
+            c.on_message(r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"task"}}"#)
+        }),
+    ];
+    for (what, fail) in verdicts {
+        let (mut call, _) = in_replay();
+        let step = fail(&mut call);
+        let ModernStep::Failed(e) = step else {
+            panic!("{what}: {step:?}")
+        };
+        assert!(!e.is_resendable(), "{what}: {e:?}");
+        assert!(call.is_finished(), "{what}");
+        assert!(call.request().is_err(), "{what}");
+    }
 }

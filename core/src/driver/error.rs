@@ -42,8 +42,13 @@ pub enum DriverError {
     SessionExpired,
     /// The response ended without answering our request.
     NoResponse,
-    /// The server sent something that is not valid MCP.
+    /// The server sent a body or a message that could not be read as
+    /// JSON-RPC (not JSON, cut off, an HTML page from a proxy, ...).
     Wire(WireError),
+    /// The server answered our request with a result this client cannot use
+    /// (malformed, of an unknown `resultType`, or a protocol version it cannot
+    /// speak): a readable answer, so sending the request again would not help.
+    BadResult(WireError),
     /// The server's event stream broke.
     Sse(SseError),
     /// The caller used the machine out of order (a bug in the IO layer).
@@ -85,6 +90,50 @@ impl DriverError {
                 }
             }
             _ => DriverError::Rpc(error),
+        }
+    }
+
+    /// Whether the request that failed so may simply be sent again, unchanged
+    /// (in the modern era: the same round, with the same answers and
+    /// `requestState`). True for accidents on the way, which are not the
+    /// server's verdict on the request:
+    /// - [`NoResponse`](Self::NoResponse): the body ended without an answer;
+    /// - [`Sse`](Self::Sse)`(`[`Truncated`](SseError::Truncated)`)`: the event
+    ///   stream was cut in the middle of an event;
+    /// - [`Wire`](Self::Wire): a body or message that was not readable
+    ///   JSON-RPC (a cut JSON body, a proxy's HTML page);
+    /// - [`Http`](Self::Http) (a status with no JSON-RPC error in the body)
+    ///   with 408, 425, 429, or any 5xx but 501 and 505: timeouts, rate
+    ///   limits, overload, gateways.
+    ///
+    /// False for everything else: a JSON-RPC error the server sent (whatever
+    /// the HTTP status it came with), other statuses (4xx verdicts, 501/505,
+    /// which say the server never will), an expired session (a new one is
+    /// needed first), an event line beyond the client's limit and a
+    /// [`BadResult`](Self::BadResult) (the same answer would come back), and
+    /// the client's own refusals and bounds.
+    ///
+    /// Resending may run the request twice on the server if it acted before
+    /// the failure; whether to resend, and when, is the caller's choice.
+    pub fn is_resendable(&self) -> bool {
+        match self {
+            DriverError::NoResponse | DriverError::Wire(_) => true,
+            DriverError::Sse(e) => matches!(e, SseError::Truncated),
+            DriverError::Http { status, .. } => {
+                matches!(status, 408 | 425 | 429)
+                    || (matches!(status, 500..=599) && !matches!(status, 501 | 505))
+            }
+            DriverError::Rpc(_)
+            | DriverError::MissingCapability { .. }
+            | DriverError::UnsupportedVersion { .. }
+            | DriverError::HeaderMismatch { .. }
+            | DriverError::UrlElicitationRequired { .. }
+            | DriverError::RoundsExceeded { .. }
+            | DriverError::SamplingRefused { .. }
+            | DriverError::UnsupportedInput { .. }
+            | DriverError::SessionExpired
+            | DriverError::BadResult(_)
+            | DriverError::Usage(_) => false,
         }
     }
 
@@ -167,7 +216,7 @@ impl fmt::Display for DriverError {
             DriverError::NoResponse => {
                 f.write_str("The server closed the response without answering the request.")
             }
-            DriverError::Wire(e) => write!(f, "{e}."),
+            DriverError::Wire(e) | DriverError::BadResult(e) => write!(f, "{e}."),
             DriverError::Sse(e) => write!(f, "{e}."),
             DriverError::Usage(m) => write!(f, "Internal client error: {m}."),
         }

@@ -468,13 +468,13 @@ impl LegacySession {
         };
         let init: InitializeResult = match from_raw(&result, "initialize result") {
             Ok(r) => r,
-            Err(e) => return fail(self, e.into()),
+            Err(e) => return fail(self, DriverError::BadResult(e)),
         };
         if !HANDSHAKE_PROTOCOL_VERSIONS.contains(&init.protocol_version.as_str()) {
             let v = init.protocol_version.clone();
             return fail(
                 self,
-                DriverError::Wire(crate::wire::WireError::new(format!(
+                DriverError::BadResult(crate::wire::WireError::new(format!(
                     "the server chose protocol version {v:?}, which this client cannot speak"
                 ))),
             );

@@ -10,9 +10,19 @@
 //!                     ─▶ ReadyToReplay             every input was answered by the machine
 //!                                                  (roots); request() again at once
 //!                     ─▶ RetryAfter{delay_ms}      only requestState came back: wait, request()
-//!                     ─▶ Failed(error)             show error.to_string()
+//!                     ─▶ Failed(error)             show error.to_string(); if
+//!                                                  error.is_resendable() the round
+//!                                                  may be sent again with request()
 //!                     ─▶ Ignored                   a notification or a stray message
 //! ```
+//!
+//! Failures: one the server did not decide ([`DriverError::is_resendable`]:
+//! no answer, a cut or unreadable body, a 5xx/408/429 page) leaves the call
+//! as it was before the attempt, with its round, answers and `requestState`,
+//! so the caller may resend it; any other failure (a JSON-RPC error, a 4xx,
+//! a result this client cannot use, a refusal) ends the call. The same holds
+//! on the first request and on every replay. A network failure reported with
+//! [`ModernCall::on_network_failure`] is always resendable.
 //!
 //! Behaviour follows the SDK client (`mcp/client/_input_required.py`):
 //! every `InputRequiredResult` counts as one round and more than
@@ -248,6 +258,13 @@ impl ModernCall {
         self.next_id
     }
 
+    /// True once the call can send nothing more: it completed, or failed
+    /// for good. After a [`ModernStep::Failed`] this is
+    /// `!error.is_resendable()`.
+    pub fn is_finished(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
     /// Rounds of `input_required` seen so far.
     pub fn rounds(&self) -> u32 {
         self.rounds
@@ -324,7 +341,8 @@ impl ModernCall {
         Ok(req)
     }
 
-    /// Feeds one JSON-RPC message text from the response (a JSON body, or one SSE event).
+    /// Feeds one JSON-RPC message text from the response (a JSON body, or one
+    /// SSE event). A text that is not JSON-RPC fails the attempt, resendably.
     pub fn on_message(&mut self, text: &str) -> ModernStep {
         let message = match parse_message(text) {
             Ok(m) => m,
@@ -342,7 +360,8 @@ impl ModernCall {
     }
 
     /// A non-2xx HTTP answer. A JSON-RPC error in the body is preferred to
-    /// the status (the SDK sends -32020/-32021/-32022 with HTTP 400).
+    /// the status (the SDK sends -32020/-32021/-32022 with HTTP 400) and ends
+    /// the call; a bare 5xx/408/429 leaves it resendable.
     pub fn on_http_failure(
         &mut self,
         status: u16,
@@ -353,16 +372,15 @@ impl ModernCall {
         self.fail(error)
     }
 
-    /// The response body ended. If it carried no answer, the call failed;
-    /// the caller may still [`request`](Self::request) again to resend.
+    /// The response body ended. If it carried no answer, the call failed
+    /// with [`DriverError::NoResponse`], which is resendable: the caller may
+    /// still [`request`](Self::request) again to resend the round.
     pub fn on_body_end(&mut self) -> Option<ModernStep> {
-        (self.phase == Phase::Sent).then(|| {
-            self.phase = Phase::Ready;
-            ModernStep::Failed(DriverError::NoResponse)
-        })
+        (self.phase == Phase::Sent).then(|| self.fail(DriverError::NoResponse))
     }
 
-    /// The network failed before an answer: the round may be resent as is.
+    /// The network failed before an answer, or the body could not be read
+    /// to its end (a cut event stream): the round may be resent as is.
     pub fn on_network_failure(&mut self) {
         if self.phase == Phase::Sent {
             self.phase = Phase::Ready;
@@ -414,8 +432,16 @@ impl ModernCall {
             }
     }
 
+    /// Ends the attempt in flight. A resendable failure (see
+    /// [`DriverError::is_resendable`]) keeps the call: the round, its answers
+    /// and `requestState` stay, and [`request`](Self::request) sends it
+    /// again; any other failure ends the call.
     fn fail(&mut self, e: DriverError) -> ModernStep {
-        self.phase = Phase::Done;
+        self.phase = if e.is_resendable() {
+            Phase::Ready
+        } else {
+            Phase::Done
+        };
         self.in_flight = None;
         ModernStep::Failed(e)
     }
@@ -424,7 +450,7 @@ impl ModernCall {
         self.in_flight = None;
         let result = match ModernResult::classify(raw) {
             Ok(r) => r,
-            Err(e) => return self.fail(e.into()),
+            Err(e) => return self.fail(DriverError::BadResult(e)),
         };
         let ir = match result {
             ModernResult::Complete(result) => {
