@@ -316,8 +316,10 @@ fn errors_map_to_their_meaning() {
             Some("application/json"),
             format!(r#"{{"jsonrpc":"2.0","id":1,"error":{err}}}"#).as_bytes(),
         );
-        let ModernStep::Failed(e) = step else {
-            panic!()
+        // A tools/call's first -32020 asks for a schema refresh, carrying the error.
+        let (ModernStep::Failed(e) | ModernStep::RefreshToolSchema { mismatch: e, .. }) = step
+        else {
+            panic!("{step:?}")
         };
         assert!(e.to_string().contains(needle), "{e}");
     }
@@ -560,5 +562,179 @@ fn a_replay_the_server_refuses_is_final() {
         assert!(!e.is_resendable(), "{what}: {e:?}");
         assert!(call.is_finished(), "{what}");
         assert!(call.request().is_err(), "{what}");
+    }
+}
+
+const MISMATCH: &[u8] = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32020,"message":"Header mismatch: Mcp-Param-Region header is missing"}}"#;
+
+fn book_in_region(schema: Option<Value>) -> ModernCall {
+    let mut args = Map::new();
+    args.insert("region".into(), json!("eu-west"));
+    args.insert("party".into(), json!(2));
+    ModernCall::new(
+        ModernConfig::default(),
+        Original::CallTool {
+            name: "book_in_region".into(),
+            arguments: args,
+            input_schema: schema,
+        },
+        1,
+    )
+}
+
+fn region_schema() -> Value {
+    json!({"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"party":{"type":"integer"}}})
+}
+
+fn without_id(mut v: Value) -> Value {
+    v.as_object_mut().unwrap().remove("id");
+    v
+}
+
+/// The SDK's recovery (`Client.call_tool`): on -32020 the tool listing is fetched again
+/// and the same request resent once with the headers the fresh schema asks for.
+#[test]
+fn a_header_mismatch_asks_for_the_tool_schema_and_resends_the_same_round_once() {
+    let mut call = book_in_region(None);
+    let first = call.request().unwrap();
+    assert_eq!(first.header("Mcp-Param-Region"), None);
+    let step = call.on_http_failure(400, Some("application/json"), MISMATCH);
+    let ModernStep::RefreshToolSchema { tool, mismatch } = step else {
+        panic!("{step:?}")
+    };
+    assert_eq!(tool, "book_in_region");
+    assert!(matches!(mismatch, DriverError::HeaderMismatch { .. }));
+    assert!(!call.is_finished());
+    assert_eq!(call.in_flight(), None);
+    call.set_input_schema(Some(region_schema()));
+    let again = call.request().unwrap();
+    assert_eq!(again.header("Mcp-Param-Region"), Some("eu-west"));
+    assert_eq!(again.header("Mcp-Name"), Some("book_in_region"));
+    assert_eq!(without_id(body(&again)), without_id(body(&first)));
+    assert_eq!(body(&again)["id"], 2);
+    // A second mismatch in the same round is final.
+    let step = call.on_http_failure(400, Some("application/json"), MISMATCH);
+    let ModernStep::Failed(e) = step else {
+        panic!("{step:?}")
+    };
+    assert!(matches!(e, DriverError::HeaderMismatch { .. }));
+    assert!(call.is_finished());
+    assert!(call.request().is_err());
+}
+
+#[test]
+fn a_header_mismatch_as_a_json_rpc_message_and_then_success() {
+    let mut call = book_in_region(None);
+    call.request().unwrap();
+    let step = call.on_message(
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"Mcp-Param-Region missing"}}"#,
+    );
+    assert!(
+        matches!(&step, ModernStep::RefreshToolSchema { tool, .. } if tool == "book_in_region"),
+        "{step:?}"
+    );
+    call.set_input_schema(Some(region_schema()));
+    call.request().unwrap();
+    let done = call.on_message(r#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#);
+    assert!(matches!(done, ModernStep::Complete(_)), "{done:?}");
+}
+
+/// The allowance is per round: a network failure between the refresh and the second
+/// mismatch does not renew it; a new input round does.
+#[test]
+fn the_mismatch_allowance_is_one_per_round() {
+    let mut call = book_in_region(None);
+    call.request().unwrap();
+    assert!(matches!(
+        call.on_http_failure(400, Some("application/json"), MISMATCH),
+        ModernStep::RefreshToolSchema { .. }
+    ));
+    call.set_input_schema(Some(region_schema()));
+    call.request().unwrap();
+    call.on_network_failure();
+    call.request().unwrap();
+    assert!(matches!(
+        call.on_http_failure(400, Some("application/json"), MISMATCH),
+        ModernStep::Failed(DriverError::HeaderMismatch { .. })
+    ));
+
+    // Round 0 uses its allowance, round 1 (the replay) has its own.
+    let mut call = book_in_region(None);
+    call.request().unwrap();
+    assert!(matches!(
+        call.on_http_failure(400, Some("application/json"), MISMATCH),
+        ModernStep::RefreshToolSchema { .. }
+    ));
+    call.set_input_schema(Some(region_schema()));
+    call.request().unwrap();
+    let step = call.on_message(&input_required(2, CONFIRM, Some(STATE)));
+    assert!(matches!(step, ModernStep::InputNeeded { .. }), "{step:?}");
+    call.answer("__main__:confirm_delete", ElicitResult::decline())
+        .unwrap();
+    let replay = call.request().unwrap();
+    let step = call.on_http_failure(400, Some("application/json"), MISMATCH);
+    assert!(
+        matches!(step, ModernStep::RefreshToolSchema { .. }),
+        "{step:?}"
+    );
+    // The resend is the same replay: answers and requestState kept.
+    call.set_input_schema(None);
+    let resend = call.request().unwrap();
+    assert_eq!(resend.header("Mcp-Param-Region"), None);
+    assert_eq!(body(&resend)["params"], body(&replay)["params"]);
+    assert!(resend
+        .body
+        .as_deref()
+        .unwrap()
+        .contains(&format!(r#""requestState":{STATE}"#)));
+    assert!(matches!(
+        call.on_http_failure(400, Some("application/json"), MISMATCH),
+        ModernStep::Failed(DriverError::HeaderMismatch { .. })
+    ));
+
+    // A state-only round is a new round too.
+    let mut call = book_in_region(None);
+    call.request().unwrap();
+    assert!(matches!(
+        call.on_http_failure(400, Some("application/json"), MISMATCH),
+        ModernStep::RefreshToolSchema { .. }
+    ));
+    call.request().unwrap();
+    assert!(matches!(
+        call.on_message(
+            r#"{"jsonrpc":"2.0","id":2,"result":{"requestState":"s","resultType":"input_required"}}"#
+        ),
+        ModernStep::RetryAfter { .. }
+    ));
+    call.request().unwrap();
+    assert!(matches!(
+        call.on_http_failure(400, Some("application/json"), MISMATCH),
+        ModernStep::RefreshToolSchema { .. }
+    ));
+}
+
+/// Only `tools/call` has a schema to refresh: elsewhere -32020 ends the call, as in the SDK.
+#[test]
+fn a_header_mismatch_on_a_prompt_or_resource_is_final() {
+    for original in [
+        Original::GetPrompt {
+            name: "p".into(),
+            arguments: Map::new(),
+        },
+        Original::ReadResource {
+            uri: "res://x".into(),
+        },
+    ] {
+        let mut call = ModernCall::new(ModernConfig::default(), original, 1);
+        call.request().unwrap();
+        let step = call.on_http_failure(400, Some("application/json"), MISMATCH);
+        assert!(
+            matches!(step, ModernStep::Failed(DriverError::HeaderMismatch { .. })),
+            "{step:?}"
+        );
+        assert!(call.is_finished());
+        // Setting a schema on a call that has none to set is a no-op.
+        call.set_input_schema(Some(region_schema()));
+        assert!(call.request().is_err());
     }
 }

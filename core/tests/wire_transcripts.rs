@@ -295,6 +295,9 @@ fn run_modern(name: &str) -> Outcome {
                 assert_eq!(elicitations.len(), responses.len(), "{name}: keys differ");
             }
             ModernStep::ReadyToReplay | ModernStep::RetryAfter { .. } => {}
+            ModernStep::RefreshToolSchema { mismatch, .. } => {
+                panic!("{name}: unexpected header mismatch: {mismatch}")
+            }
             ModernStep::Ignored => unreachable!(),
         }
     }
@@ -393,12 +396,82 @@ fn header_mismatch_is_reported_as_such() {
         1,
     );
     call.request().unwrap();
+    // A tools/call gets one schema refresh per round; the second -32020 is final.
+    let step = call.on_http_failure(e.status, e.content_type.as_deref(), e.response.as_bytes());
+    let ModernStep::RefreshToolSchema { tool, mismatch } = step else {
+        panic!("{step:?}")
+    };
+    assert_eq!(tool, "delete_folder");
+    assert!(mismatch
+        .to_string()
+        .contains("mcp-name header does not match"));
+    call.request().unwrap();
     let ModernStep::Failed(err) =
         call.on_http_failure(e.status, e.content_type.as_deref(), e.response.as_bytes())
     else {
         panic!()
     };
     assert!(matches!(err, DriverError::HeaderMismatch { .. }), "{err:?}");
+}
+
+/// The SDK client's -32020 recovery over the recorded `book_in_region` flow: sent
+/// without the tool's schema, the call lacks `Mcp-Param-Region` and the server refuses
+/// it (the SDK's own words for that case); with the schema of the recorded
+/// `tools/list`, the resend is exactly the recorded request, and the flow completes.
+#[test]
+fn header_mismatch_recovery_resends_exactly_the_recorded_request() {
+    let ex = load("modern_book_in_region");
+    let first = json(ex[0].body.as_deref().unwrap());
+    let arguments = first["params"]["arguments"].as_object().unwrap().clone();
+    // Ids from 0: the refused attempt takes 0, the resend the recorded 1.
+    let mut call = ModernCall::new(
+        ModernConfig::default(),
+        Original::CallTool {
+            name: "book_in_region".into(),
+            arguments,
+            input_schema: None,
+        },
+        0,
+    );
+    let refused = call.request().unwrap();
+    assert_eq!(refused.header("Mcp-Param-Region"), None);
+    let step = call.on_http_failure(
+        400,
+        Some("application/json"),
+        br#"{"jsonrpc":"2.0","id":0,"error":{"code":-32020,"message":"Mcp-Param-Region header is missing but the request body's 'region' argument is present"}}"#,
+    );
+    let ModernStep::RefreshToolSchema { tool, .. } = step else {
+        panic!("{step:?}")
+    };
+    call.set_input_schema(Some(tool_schema(&tool)));
+    let resend = call.request().unwrap();
+    assert_same_request(&resend, &ex[0], "resend after the refresh");
+    let mut step = None;
+    for text in response_messages(&ex[0]) {
+        match call.on_message(&text) {
+            ModernStep::Ignored => {}
+            s => step = Some(s),
+        }
+    }
+    let Some(ModernStep::InputNeeded { elicitations, .. }) = step else {
+        panic!("{step:?}")
+    };
+    let next = json(ex[1].body.as_deref().unwrap());
+    for p in &elicitations {
+        let answer: ElicitResult =
+            serde_json::from_value(next["params"]["inputResponses"][&p.key].clone()).unwrap();
+        call.answer(&p.key, answer).unwrap();
+    }
+    let replay = call.request().unwrap();
+    assert_same_request(&replay, &ex[1], "replay");
+    let mut done = None;
+    for text in response_messages(&ex[1]) {
+        if let ModernStep::Complete(c) = call.on_message(&text) {
+            done = Some(c);
+        }
+    }
+    let r: CallToolResult = from_raw(&done.unwrap().result, "result").unwrap();
+    assert_eq!(r.content[0].text(), Some("Booked in region eu-west."));
 }
 
 #[test]

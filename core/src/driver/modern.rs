@@ -14,7 +14,20 @@
 //!                                                  error.is_resendable() the round
 //!                                                  may be sent again with request()
 //!                     ─▶ Ignored                   a notification or a stray message
+//! on_http_failure(..) ─▶ RefreshToolSchema{tool,..} tools/call only, first -32020 of the
+//!   or on_message        round: re-list tools, set_input_schema(schema), request()
+//!                     ─▶ Failed(error)             as above
 //! ```
+//!
+//! HEADER_MISMATCH (-32020) is recovered from as the SDK client does
+//! (`Client.call_tool`): the server says the `Mcp-Param-*` headers do not
+//! match the arguments, because this client has not listed the tool or its
+//! schema changed since. For a `tools/call` the first -32020 of a round
+//! yields [`ModernStep::RefreshToolSchema`] and keeps the round (answers,
+//! `requestState`) for a resend with the fresh schema's headers; a second
+//! one in the same round fails the call. Each round (the original request,
+//! each replay) has its own allowance; resends after a network failure do
+//! not renew it. Other methods carry no schema: -32020 ends them.
 //!
 //! Failures: one the server did not decide ([`DriverError::is_resendable`]:
 //! no answer, a cut or unreadable body, a 5xx/408/429 page) leaves the call
@@ -185,6 +198,17 @@ pub enum ModernStep {
     RetryAfter {
         delay_ms: u64,
     },
+    /// -32020 (HEADER_MISMATCH) on a `tools/call`, the first in this round:
+    /// the tool's listed schema is missing or stale. Fetch `tools/list` again,
+    /// pass the tool's `inputSchema` to [`ModernCall::set_input_schema`]
+    /// (`None` when it is no longer listed), then send
+    /// [`ModernCall::request`]: the same round again, with the headers the
+    /// fresh schema asks for. When the listing cannot be fetched, the call
+    /// has failed with `mismatch` (the server's -32020, to show).
+    RefreshToolSchema {
+        tool: String,
+        mismatch: DriverError,
+    },
     Failed(DriverError),
     /// Not an answer to our request (e.g. a progress or log notification).
     Ignored,
@@ -217,6 +241,8 @@ pub struct ModernCall {
     elicitation_keys: Vec<String>,
     responses: InputResponses,
     request_state: Option<Box<RawValue>>,
+    /// This round already had its one schema refresh after a -32020.
+    refreshed_schema: bool,
 }
 
 #[derive(Serialize)]
@@ -250,6 +276,7 @@ impl ModernCall {
             elicitation_keys: Vec::new(),
             responses: InputResponses::new(),
             request_state: None,
+            refreshed_schema: false,
         }
     }
 
@@ -351,7 +378,7 @@ impl ModernCall {
         match message {
             Incoming::Response { id, result } if self.is_ours(Some(&id)) => self.on_result(result),
             Incoming::Error { id, error } if self.is_ours(id.as_ref()) => {
-                self.fail(DriverError::from_rpc(error))
+                self.fail_or_refresh(DriverError::from_rpc(error))
             }
             // Notifications (progress, logging), stray responses, and server
             // requests (the modern era has no back-channel for them) are not ours.
@@ -369,7 +396,18 @@ impl ModernCall {
         body: &[u8],
     ) -> ModernStep {
         let error = super::http::failure_from_http(status, content_type, body);
-        self.fail(error)
+        self.fail_or_refresh(error)
+    }
+
+    /// The tool's `inputSchema` from a fresh `tools/list`, after
+    /// [`ModernStep::RefreshToolSchema`]; `None` when the tool is no longer
+    /// listed (then no `Mcp-Param-*` headers are sent). The next
+    /// [`request`](Self::request) uses it. A no-op for a call that is not a
+    /// `tools/call`.
+    pub fn set_input_schema(&mut self, schema: Option<Value>) {
+        if let Original::CallTool { input_schema, .. } = &mut self.original {
+            *input_schema = schema;
+        }
     }
 
     /// The response body ended. If it carried no answer, the call failed
@@ -432,6 +470,26 @@ impl ModernCall {
             }
     }
 
+    /// As the SDK client: the first -32020 of a round of a `tools/call` asks
+    /// the caller to refresh the tool's schema and keeps the round for a
+    /// resend; any other error, or a second -32020, goes to [`fail`](Self::fail).
+    fn fail_or_refresh(&mut self, e: DriverError) -> ModernStep {
+        match (&e, &self.original) {
+            (DriverError::HeaderMismatch { .. }, Original::CallTool { name, .. })
+                if !self.refreshed_schema =>
+            {
+                self.refreshed_schema = true;
+                self.phase = Phase::Ready;
+                self.in_flight = None;
+                ModernStep::RefreshToolSchema {
+                    tool: name.clone(),
+                    mismatch: e,
+                }
+            }
+            _ => self.fail(e),
+        }
+    }
+
     /// Ends the attempt in flight. A resendable failure (see
     /// [`DriverError::is_resendable`]) keeps the call: the round, its answers
     /// and `requestState` stay, and [`request`](Self::request) sends it
@@ -467,6 +525,8 @@ impl ModernCall {
             ModernResult::InputRequired(ir) => ir,
         };
         self.rounds = self.rounds.saturating_add(1);
+        // A new round: it gets its own schema refresh after a -32020.
+        self.refreshed_schema = false;
         if self.rounds > self.config.max_rounds {
             return self.fail(DriverError::RoundsExceeded {
                 max_rounds: self.config.max_rounds,
