@@ -306,3 +306,37 @@ def test_two_calls_of_one_tool_at_once_each_get_their_own_answer(
 
     both = wait_for(driver, lambda d: d.execute_script("return window.both"), "both calls to end")
     assert both == ["declined: folder not deleted", "deleted /tmp/b"]
+
+
+def test_modern_replay_the_server_fails_keeps_the_answer_for_a_resend(driver: Any, www: Any, demo_server: Any) -> None:
+    """`flaky_note`'s first replay gets HTTP 503: the card says so, keeps what was typed,
+    and Submit sends the same round again."""
+    open_host(driver, www, demo_server, MODERN)
+    run(driver, "tool", "flaky_note")
+    form = card(driver, "form", "Write a note to keep.")
+    set_text(form, "Note", "buy milk")
+    button(form, "Submit").click()
+    wait_text(driver, "[data-elicitation] [role=alert]", "503")
+    assert control_by_label(form, "Note").get_attribute("value") == "buy milk", "nothing typed is lost"
+    button(form, "Submit").click()
+    assert tool_text(driver) == "noted: buy milk"
+
+
+def test_modern_stale_tool_schema_is_listed_again_after_a_header_mismatch(
+    driver: Any, www: Any, make_demo_server: Any
+) -> None:
+    """The server is redeployed with `book_in_region` mirroring `region` in
+    `Mcp-Param-Zone` instead of `Mcp-Param-Region`. The host's kept tool list is stale, so
+    the call's headers get -32020; like the SDK, the client lists the tools again and
+    resends once, and the call goes through."""
+    server = make_demo_server()
+    open_host(driver, www, server, MODERN)
+    run(driver, "tool", "book_in_region", {"region": "eu-west"})
+    button(card(driver, "form", "Book a table in region eu-west?"), "Submit").click()
+    assert tool_text(driver) == "Booked in region eu-west."
+    server.stop()
+    server.options += ["--region-header", "Zone"]
+    server.start()
+    button(driver, "Run").click()
+    button(card(driver, "form", "Book a table in region eu-west?"), "Submit").click()
+    assert tool_text(driver) == "Booked in region eu-west."

@@ -25,8 +25,9 @@ Seed tools (the SDK's own elicitation examples, as in `shared/protocol.md`):
   `declined: folder not deleted`, `cancelled: folder not deleted`.
 
 Tools for the client's tests (all resolvers, so they work in both eras):
-- `book_in_region(region)`: `region` carries `x-mcp-header: Region`, so a modern request
-  must mirror it in `Mcp-Param-Region` (the SDK answers HTTP 400, -32020, otherwise);
+- `book_in_region(region)`: `region` carries `x-mcp-header: Region` (`--region-header
+  NAME` changes the name, as a redeployed tool would), so a modern request must mirror
+  it in `Mcp-Param-Region` (the SDK answers HTTP 400, -32020, otherwise);
   asks one confirmation. Returns `Booked in region {region}.`, `Not booked in region
   {region}.`, `declined: not booked in region {region}` / `cancelled: ...`.
 - `all_fields()`: one form with every field kind and enum shape, formats, bounds and
@@ -81,6 +82,11 @@ Tools whose legacy stream the server closes on purpose (for `--resumable`, below
   after 2 retries`. Legacy: `report ready`.
 - `plan_route(stops)`: `stops` is a list of `{city, nights=1}` objects (a schema no flat
   form renders). Returns `route: {city} ({n} night|nights), ...` or `route: empty`.
+- `flaky_note()`: a Resolver with `Elicit` asking `Write a note to keep.` (`FlakyNote`:
+  one required string `note`, title `Note`). Modern: the first replay of each round
+  (each `requestState`) is answered HTTP 503 `text/plain` before it reaches the SDK
+  (`FlakyReplayMiddleware`), so a client must keep the answer and send it again.
+  Legacy: no failure. Returns `noted: {note}`, `declined: no note`, `cancelled: no note`.
 
 Prompt (`prompts/get`), its user message text:
 - `trip_brief(city)`: asks the form question `How many days in {city}?` (`TripDays`: one
@@ -353,6 +359,75 @@ async def delete_folder(
     return f"{outcome_word(confirm)}: folder not deleted"
 
 
+# --- flaky_note: the first replay of each round fails with HTTP 503 ----------------
+
+
+class FlakyNote(Strict):
+    note: str = Field(title="Note")
+
+
+def ask_note() -> Elicit[FlakyNote]:
+    return Elicit("Write a note to keep.", FlakyNote)
+
+
+async def flaky_note(answer: Annotated[ElicitationResult[FlakyNote], Resolve(ask_note)]) -> str:
+    """Keeps a note; in the modern era the first replay of a round fails with HTTP 503."""
+    if isinstance(answer, AcceptedElicitation):
+        return f"noted: {answer.data.note}"
+    return f"{outcome_word(answer)}: no note"
+
+
+class FlakyReplayMiddleware:
+    """Answers the first 2026-07-28 replay of each `flaky_note` round (a `tools/call` of
+    `flaky_note` carrying `inputResponses`, told apart by its `requestState`) with HTTP 503,
+    as an overloaded server or proxy would, before the SDK sees it. Everything else passes."""
+
+    def __init__(self, app: Any, path: str = "/mcp"):
+        self.app = app
+        self.path = path
+        self.failed: set[str] = set()
+
+    def _fails(self, body: bytes) -> bool:
+        try:
+            message = json.loads(body)
+        except ValueError:
+            return False
+        if not isinstance(message, dict) or message.get("method") != "tools/call":
+            return False
+        params = message.get("params")
+        if not isinstance(params, dict) or params.get("name") != "flaky_note" or "inputResponses" not in params:
+            return False
+        state = json.dumps(params.get("requestState"))
+        if state in self.failed:
+            return False
+        self.failed.add(state)
+        return True
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != self.path:
+            await self.app(scope, receive, send)
+            return
+        received: list[Any] = []
+        body = bytearray()
+        while True:
+            message = await receive()
+            received.append(message)
+            if message["type"] != "http.request":
+                break
+            body.extend(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        if self._fails(bytes(body)):
+            await send({"type": "http.response.start", "status": 503, "headers": [(b"content-type", b"text/plain")]})
+            await send({"type": "http.response.body", "body": b"flaky_note: this replay fails once on purpose"})
+            return
+
+        async def replayed_receive() -> Any:
+            return received.pop(0) if received else await receive()
+
+        await self.app(scope, replayed_receive, send)
+
+
 # --- book_in_region: an argument mirrored in an Mcp-Param-* header ------------------
 
 
@@ -364,14 +439,24 @@ def confirm_region(region: str) -> Elicit[ConfirmRegion]:
     return Elicit(f"Book a table in region {region}?", ConfirmRegion)
 
 
-async def book_in_region(
-    region: Annotated[str, Field(description="Routing region", json_schema_extra={"x-mcp-header": "Region"})],
-    confirm: Annotated[ElicitationResult[ConfirmRegion], Resolve(confirm_region)],
-) -> str:
-    """A modern-era client must send `Mcp-Param-Region` mirroring `region` (else HTTP 400, -32020)."""
-    if isinstance(confirm, AcceptedElicitation):
-        return f"Booked in region {region}." if confirm.data.ok else f"Not booked in region {region}."
-    return f"{outcome_word(confirm)}: not booked in region {region}"
+def make_book_in_region(header: str = "Region") -> Any:
+    """`book_in_region` whose `region` is mirrored in `Mcp-Param-{header}` (see `--region-header`)."""
+
+    async def book_in_region(
+        region: str,
+        confirm: Annotated[ElicitationResult[ConfirmRegion], Resolve(confirm_region)],
+    ) -> str:
+        """A modern-era client must send `Mcp-Param-<header>` mirroring `region` (else HTTP 400, -32020)."""
+        if isinstance(confirm, AcceptedElicitation):
+            return f"Booked in region {region}." if confirm.data.ok else f"Not booked in region {region}."
+        return f"{outcome_word(confirm)}: not booked in region {region}"
+
+    # Annotations are strings here (`from __future__ import annotations`), evaluated in the
+    # module's namespace where `header` does not exist: give this one as an object.
+    book_in_region.__annotations__["region"] = Annotated[
+        str, Field(description="Routing region", json_schema_extra={"x-mcp-header": header})
+    ]
+    return book_in_region
 
 
 # --- all_fields: every field kind in one form -----------------------------------------
@@ -771,7 +856,6 @@ TOOLS = [
     open_vault,
     unlock_vault,
     delete_folder,
-    book_in_region,
     all_fields,
     plan_trip,
     setup_account,
@@ -782,14 +866,17 @@ TOOLS = [
     confirm_deposit_after_drop,
     plan_route,
     slow_report,
+    flaky_note,
 ]
 
 
-def create_server(state_key: str | None = None) -> MCPServer:
+def create_server(state_key: str | None = None, region_header: str = "Region") -> MCPServer:
     """The MCP server with every tool. A fixed `state_key` survives restarts (else ephemeral)."""
     security = RequestStateSecurity(keys=[state_key], audience=SERVER_NAME) if state_key else None
     server = MCPServer(SERVER_NAME, request_state_security=security)
-    for tool in TOOLS:
+    tools = list(TOOLS)
+    tools.insert(tools.index(delete_folder) + 1, make_book_in_region(region_header))
+    for tool in tools:
         server.tool()(tool)
     server.prompt()(trip_brief)
     server.resource("notes://{name}", name="note", mime_type="text/plain")(note)
@@ -964,17 +1051,23 @@ def build_app(
     trace: str | None = None,
     *,
     resumable: bool = False,
+    region_header: str = "Region",
 ) -> Any:
     """The Starlette app: `/mcp` (both eras), CORS unless `cors_origins` is None, static files.
 
     `resumable`: an event store and `retry: 200` (see `--resumable` in the module docstring).
     """
-    app = _build_app(host, cors_origins, static_dir, state_key, resumable)
+    app = _build_app(host, cors_origins, static_dir, state_key, resumable, region_header)
     return TraceMiddleware(app, trace) if trace else app
 
 
 def _build_app(
-    host: str, cors_origins: list[str] | None, static_dir: str | None, state_key: str | None, resumable: bool
+    host: str,
+    cors_origins: list[str] | None,
+    static_dir: str | None,
+    state_key: str | None,
+    resumable: bool,
+    region_header: str,
 ) -> Any:
     allow_all = cors_origins is not None and "*" in cors_origins
     explicit = [o for o in (cors_origins or []) if o != "*"]
@@ -984,7 +1077,7 @@ def _build_app(
         allowed_origins=[*LOOPBACK_ORIGINS, *explicit],
     )
     store = BoundedEventStore() if resumable else None
-    app = create_server(state_key).streamable_http_app(
+    app = create_server(state_key, region_header).streamable_http_app(
         transport_security=security,
         host=host,
         event_store=store,
@@ -994,6 +1087,7 @@ def _build_app(
         app.router.routes.append(Mount("/", app=StaticFiles(directory=static_dir, html=True), name="static"))
     if store is not None:
         app = ResumableMiddleware(app, store)
+    app = FlakyReplayMiddleware(app)
     if cors_origins is None:
         return app
     return McpCorsMiddleware(
@@ -1030,9 +1124,23 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep events in an in-memory event store (SSE streams resumable with Last-Event-ID), retry: 200",
     )
+    parser.add_argument(
+        "--region-header",
+        default="Region",
+        metavar="NAME",
+        help="book_in_region mirrors region in Mcp-Param-NAME (a changed schema, for -32020 recovery)",
+    )
     args = parser.parse_args(argv)
     cors = None if args.no_cors else (args.cors_origins or [])
-    app = build_app(args.host, cors, args.static, args.state_key, args.trace, resumable=args.resumable)
+    app = build_app(
+        args.host,
+        cors,
+        args.static,
+        args.state_key,
+        args.trace,
+        resumable=args.resumable,
+        region_header=args.region_header,
+    )
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 

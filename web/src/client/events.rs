@@ -99,9 +99,12 @@ impl From<DriverError> for ClientError {
     }
 }
 
+/// The web layer parses results the machines handed over whole (a tool result, a list
+/// page): a failure there is a result this client cannot use, not an unreadable message, so
+/// it is no accident a resend could mend.
 impl From<mcp_elicit::wire::WireError> for ClientError {
     fn from(err: mcp_elicit::wire::WireError) -> Self {
-        ClientError::Driver(DriverError::Wire(err))
+        ClientError::Driver(DriverError::BadResult(err))
     }
 }
 

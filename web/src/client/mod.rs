@@ -138,8 +138,7 @@ impl Connection {
         or_none_offered(listed.await)
     }
 
-    /// Every page of a `*/list` request, following `nextCursor` (a bounded number of pages,
-    /// against a server that loops its cursor).
+    /// Every page of a `*/list` request (see [`list_pages`]).
     async fn list_all<P, T>(
         &self,
         method: &str,
@@ -149,25 +148,13 @@ impl Connection {
     where
         P: serde::de::DeserializeOwned,
     {
-        let mut all = Vec::new();
-        let mut cursor: Option<String> = None;
-        for _ in 0..MAX_LIST_PAGES {
-            let mut params = Map::new();
-            if let Some(c) = cursor.take() {
-                params.insert("cursor".into(), Value::String(c));
+        let fetch = |params| async move {
+            match self {
+                Connection::Modern(s) => s.simple(method, params).await,
+                Connection::Legacy(s) => s.request(method, params).await,
             }
-            let raw = match self {
-                Connection::Modern(s) => s.simple(method, params).await?,
-                Connection::Legacy(s) => s.request(method, params).await?,
-            };
-            let (page, next) = items(from_raw(&raw, what)?);
-            all.extend(page);
-            match next {
-                Some(next) if !next.is_empty() => cursor = Some(next),
-                _ => break,
-            }
-        }
-        Ok(all)
+        };
+        list_pages(fetch, what, items).await
     }
 
     /// Calls `name` with `arguments` and runs it to its final result. `input_schema` (from
@@ -254,6 +241,37 @@ impl Connection {
             Connection::Legacy(s) => s.close().await,
         }
     }
+}
+
+/// Every page of a `*/list` request, each fetched by `fetch` with its params (the cursor),
+/// following `nextCursor`: a bounded number of pages, against a server that loops its
+/// cursor.
+async fn list_pages<P, T, F, Fut>(
+    fetch: F,
+    what: &str,
+    items: impl Fn(P) -> (Vec<T>, Option<String>),
+) -> Result<Vec<T>, ClientError>
+where
+    P: serde::de::DeserializeOwned,
+    F: Fn(Map<String, Value>) -> Fut,
+    Fut: std::future::Future<Output = Result<Box<RawValue>, ClientError>>,
+{
+    let mut all = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..MAX_LIST_PAGES {
+        let mut params = Map::new();
+        if let Some(c) = cursor.take() {
+            params.insert("cursor".into(), Value::String(c));
+        }
+        let raw = fetch(params).await?;
+        let (page, next) = items(from_raw(&raw, what)?);
+        all.extend(page);
+        match next {
+            Some(next) if !next.is_empty() => cursor = Some(next),
+            _ => break,
+        }
+    }
+    Ok(all)
 }
 
 /// A list the server does not offer at all ("method not found") is an empty list: a

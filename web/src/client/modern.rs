@@ -24,7 +24,7 @@ use mcp_elicit::driver::modern::{
     simple_answer, simple_request, ModernCall, ModernConfig, ModernStep, PendingSampling,
 };
 use mcp_elicit::driver::{http::failure_from_http, DriverError};
-use mcp_elicit::wire::{ClientCapabilities, ElicitResult, RequestId};
+use mcp_elicit::wire::{ClientCapabilities, ElicitResult, ListToolsResult, RequestId};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -131,6 +131,8 @@ impl ModernSession {
             step = match step {
                 ModernStep::Complete(done) => return Ok(done.result),
                 ModernStep::Failed(err) => return Err(err.into()),
+                // `exchange` mends these; one reaching here is the mismatch it could not.
+                ModernStep::RefreshToolSchema { mismatch, .. } => return Err(mismatch.into()),
                 ModernStep::ReadyToReplay => self.exchange(call).await?,
                 ModernStep::Ignored => return Err(DriverError::NoResponse.into()),
                 ModernStep::RetryAfter { delay_ms } => {
@@ -221,14 +223,21 @@ impl ModernSession {
                 return Err(err);
             }
             match self.exchange(&mut attempt).await {
+                // The replay did not get through (the network, a 503, a cut stream): the
+                // round stays, the answers are kept, and resending retries the replay.
+                Ok(ModernStep::Failed(err)) if err.is_resendable() => {
+                    let _ = done.send(Err(ClientError::Driver(err)));
+                }
+                Err(ClientError::Driver(err)) if err.is_resendable() => {
+                    let _ = done.send(Err(ClientError::Driver(err)));
+                }
+                Err(ClientError::Transport(err)) => {
+                    let _ = done.send(Err(ClientError::Transport(err)));
+                }
                 Ok(step) => {
                     *call = attempt;
                     let _ = done.send(Ok(()));
                     return Ok(step);
-                }
-                Err(ClientError::Transport(err)) => {
-                    // The round stays: the answers are kept, and resending retries the replay.
-                    let _ = done.send(Err(ClientError::Transport(err)));
                 }
                 Err(other) => {
                     let _ = done.send(Err(other.clone()));
@@ -239,14 +248,41 @@ impl ModernSession {
     }
 
     /// Sends the machine's next request and feeds it the answer until it has a step that is
-    /// not [`ModernStep::Ignored`].
+    /// not [`ModernStep::Ignored`]. A -32020 (our `Mcp-Param-*` headers disagree with the
+    /// server's schema of the tool) is recovered as the SDK does: list the tools again and
+    /// resend the round with the fresh schema, once per round (the machine keeps count).
     async fn exchange(&self, call: &mut ModernCall) -> Result<ModernStep, ClientError> {
-        let request = call.request()?;
-        let step = self.exchange_once(call, &request).await;
-        if matches!(step, Err(ClientError::Transport(_))) {
-            call.on_network_failure();
+        loop {
+            let request = call.request()?;
+            let step = self.exchange_once(call, &request).await;
+            if matches!(step, Err(ClientError::Transport(_))) {
+                call.on_network_failure();
+            }
+            match step {
+                Ok(ModernStep::RefreshToolSchema { tool, mismatch }) => {
+                    match self.listed_schema(&tool).await {
+                        Ok(schema) => call.set_input_schema(schema),
+                        // The mismatch is what went wrong; the failed list only kept us
+                        // from mending it.
+                        Err(_) => return Ok(ModernStep::Failed(mismatch)),
+                    }
+                }
+                other => return other,
+            }
         }
-        step
+    }
+
+    /// The input schema of tool `name` as the server lists it now (`None`: not listed).
+    async fn listed_schema(&self, name: &str) -> Result<Option<Value>, ClientError> {
+        let fetch = |params| self.simple("tools/list", params);
+        let tools = super::list_pages(fetch, "tool list", |page: ListToolsResult| {
+            (page.tools, page.next_cursor)
+        })
+        .await?;
+        Ok(tools
+            .into_iter()
+            .find(|t| t.name == name)
+            .map(|t| t.input_schema))
     }
 
     async fn exchange_once(
