@@ -470,3 +470,106 @@ async fn an_empty_string_choice_is_its_own_option() {
         json!({"action": "accept", "content": {"suffix": ""}})
     );
 }
+
+/// The element that has focus now.
+fn focused() -> web_sys::Element {
+    doc().active_element().expect("something focused")
+}
+
+/// Blurs whatever has focus when dropped (even when the test fails), so a later test's
+/// autofocus does not see a control focused "elsewhere" and hold back.
+struct BlurOnDrop;
+
+impl Drop for BlurOnDrop {
+    fn drop(&mut self) {
+        if let Some(el) = doc()
+            .active_element()
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.blur();
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn submit_focuses_the_first_invalid_field_even_from_the_submit_button() {
+    // The first field is valid, so autofocus does not sit on the invalid one; nothing was
+    // invalid before Submit, so no `aria-invalid` is in the DOM yet when Submit runs.
+    let _blur = BlurOnDrop;
+    let answers = Answers::default();
+    let (root, _h) = mount_form(
+        json!({"message": "Focus", "requestedSchema": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "guests": {"type": "integer", "minimum": 1},
+            "email": {"type": "string", "format": "email"}
+        }, "required": ["name", "guests", "email"]}}),
+        &answers,
+    );
+    tick().await;
+    type_into(&input(&root, "name"), "Ada");
+    tick().await;
+    let submit = button(&root, "Submit");
+    submit.focus().expect("focus Submit");
+    assert_eq!(focused().tag_name().to_ascii_lowercase(), "button");
+    submit.click();
+    tick().await;
+    assert!(answers.all().is_empty());
+    assert_eq!(
+        focused().get_attribute("name").as_deref(),
+        Some("guests"),
+        "focus is on the first invalid field, not the first field nor the button"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_multi_select_marks_every_box_and_takes_focus_on_its_first() {
+    let _blur = BlurOnDrop;
+    let answers = Answers::default();
+    let (root, _h) = mount_form(
+        json!({"message": "Tags", "requestedSchema": {"type": "object", "properties": {
+            "note": {"type": "string"},
+            "tags": {"type": "array", "title": "Tags", "description": "Pick one or more",
+                     "minItems": 1, "items": {"type": "string", "enum": ["x", "y", "z"]}},
+            "later": {"type": "string"}
+        }, "required": ["tags", "later"]}}),
+        &answers,
+    );
+    tick().await;
+    let submit = button(&root, "Submit");
+    submit.focus().expect("focus Submit");
+    submit.click();
+    tick().await;
+    assert!(answers.all().is_empty());
+    let boxes = q_all(&root, "[name=tags][aria-invalid=true]");
+    assert_eq!(boxes.len(), 3, "every box is marked invalid");
+    for b in &boxes {
+        let texts = described_by(b);
+        assert!(
+            texts.contains(&"Pick one or more".to_owned()),
+            "the description is linked from each box: {texts:?}"
+        );
+        assert!(
+            texts.len() == 2 && !texts[1].trim().is_empty(),
+            "the error message is linked from each box: {texts:?}"
+        );
+    }
+    let fieldset = q(&root, "fieldset[data-name=tags]");
+    assert_eq!(
+        fieldset.get_attribute("aria-invalid").as_deref(),
+        Some("true"),
+        "the fieldset keeps its own mark"
+    );
+    assert_eq!(
+        focused().get_attribute("id"),
+        boxes[0].get_attribute("id"),
+        "focus is on the first box of the first invalid field"
+    );
+
+    // Fixing it clears the boxes' marks too.
+    click(&boxes[1]);
+    tick().await;
+    assert!(q_all(&root, "[name=tags][aria-invalid=true]").is_empty());
+    for b in q_all(&root, "[name=tags]") {
+        assert_eq!(described_by(&b), vec!["Pick one or more".to_owned()]);
+    }
+}

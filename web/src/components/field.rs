@@ -273,11 +273,14 @@ fn multi_select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOpti
         .into_iter()
         .enumerate()
         .map(|(j, o)| {
-            let box_id = format!("{}-o{j}", state.id);
+            let box_id = state.option_id(j);
             let value = o.value.clone();
             let value_checked = o.value.clone();
             let all = all_values.clone();
             let s = state.clone();
+            let s_desc = state.clone();
+            // Each box carries the field's invalid mark and messages too: a screen reader
+            // lands on a box, not on the fieldset, and tests find `[name=x][aria-invalid]`.
             view! {
                 <div class="mce-option">
                     <input
@@ -285,6 +288,8 @@ fn multi_select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOpti
                         id=box_id.clone()
                         name=state.field.name.clone()
                         value=o.value.clone()
+                        aria-invalid=move || error.get().map(|_| "true")
+                        aria-describedby=move || s_desc.described_by()
                         prop:checked=move || matches!(&raw.get(), RawInput::List(l) if l.contains(&value_checked))
                         prop:disabled=move || disabled.get()
                         on:change=move |ev| {

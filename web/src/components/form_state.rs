@@ -30,6 +30,19 @@ impl FieldState {
     pub fn err_id(&self) -> String {
         format!("{}-err", self.id)
     }
+    /// The id of a multi-select's `j`th checkbox.
+    pub fn option_id(&self, j: usize) -> String {
+        format!("{}-o{j}", self.id)
+    }
+
+    /// The id of the element that takes focus for this field: the control, or a
+    /// multi-select's first checkbox (a fieldset is not focusable).
+    pub fn focus_id(&self) -> String {
+        match self.field.kind {
+            FieldKind::MultiSelect { .. } => self.option_id(0),
+            _ => self.id.clone(),
+        }
+    }
 
     /// `aria-describedby`: the description, then the error message when there is one.
     pub fn described_by(&self) -> Option<String> {

@@ -33,21 +33,22 @@ fn focus_first(root: &web_sys::Element) {
     }
 }
 
-/// Focuses the first control marked invalid, so keyboard and screen-reader users land on it.
-fn focus_first_invalid(root: &web_sys::Element) {
-    let found = root
-        .query_selector("[aria-invalid=\"true\"]")
-        .ok()
-        .flatten()
-        .and_then(|el| {
-            // A fieldset is not focusable itself: focus its first box.
-            if el.tag_name().eq_ignore_ascii_case("fieldset") {
-                el.query_selector("input").ok().flatten()
-            } else {
-                Some(el)
-            }
-        });
-    if let Some(el) = found.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+/// Focuses the first field whose check failed, so keyboard and screen-reader users land
+/// on it. Found by the field's element id, not by `[aria-invalid]`: Leptos writes the
+/// attributes only after this runs (the error signals were just set).
+fn focus_first_invalid(fields: &[FieldState]) {
+    let Some(id) = fields
+        .iter()
+        .find(|f| f.error.with_untracked(Option::is_some))
+        .map(FieldState::focus_id)
+    else {
+        return;
+    };
+    let el = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&id))
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(el) = el {
         let _ = el.focus();
     }
 }
@@ -130,11 +131,7 @@ pub fn SchemaForm(
             fields_submit.with_value(|f| spec_submit.with_value(|s| form_state::submit(s, f)));
         match content {
             Some(c) => on_submit.run(c),
-            None => {
-                if let Some(form) = form_ref.get_untracked() {
-                    focus_first_invalid(&form);
-                }
-            }
+            None => fields_submit.with_value(|f| focus_first_invalid(f)),
         }
     };
 
