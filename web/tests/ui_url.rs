@@ -348,3 +348,41 @@ async fn a_completion_that_arrived_before_open_ends_the_wait_at_once() {
     tick().await;
     assert_eq!(c.get_attribute("data-state").as_deref(), Some("complete"));
 }
+
+#[wasm_bindgen_test]
+async fn open_shows_waiting_while_the_answer_is_still_being_sent() {
+    // The parent reports `Sending` as soon as it has the answer (a modern replay may take a
+    // while): the container must already say `waiting`, then `complete`, whatever the send.
+    let status = RwSignal::new(SendStatus::Idle);
+    let completed = RwSignal::new(HashSet::new());
+    let answers = Answers::default();
+    let record = answers.callback();
+    let cb = Callback::new(move |r: ElicitResult| {
+        record.run(r);
+        status.set(SendStatus::Sending);
+    });
+    let p = params(url_params("https://pay.example.com/", "slow"));
+    let (root, _h) = mount(move || {
+        view! { <ElicitationView key="u9" params=p on_answer=cb status=status completed=completed /> }
+            .into_any()
+    });
+    button(&root, "Open in new tab").click();
+    tick().await;
+    assert_eq!(wire(&answers.only()), json!({"action": "accept"}));
+    let c = q(&root, "[data-elicitation]");
+    assert_eq!(c.get_attribute("data-state").as_deref(), Some("waiting"));
+    let line = q(&root, ".mce-status").text_content().unwrap_or_default();
+    assert!(
+        line.contains("Sending"),
+        "the status line still says so: {line}"
+    );
+
+    completed.update(|s| {
+        s.insert("slow".to_owned());
+    });
+    tick().await;
+    assert_eq!(c.get_attribute("data-state").as_deref(), Some("complete"));
+    status.set(SendStatus::Sent);
+    tick().await;
+    assert_eq!(c.get_attribute("data-state").as_deref(), Some("complete"));
+}

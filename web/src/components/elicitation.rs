@@ -45,7 +45,11 @@ pub fn ElicitationView(
     match params {
         ElicitRequestParams::Url(url) => {
             let card = RwSignal::new(CardState::Pending);
+            // Once opened, the card's own state wins: the answer may still be on its way
+            // (a modern replay takes as long as the call), but the user is now waiting for
+            // the site, which the status line under the buttons says apart.
             let data_state = move || match (status.get(), card.get()) {
+                (_, c @ (CardState::Waiting | CardState::Complete)) => c.as_str(),
                 (SendStatus::Sending, _) => "sending",
                 (SendStatus::Failed(_), CardState::Pending) => "failed",
                 (_, c) => c.as_str(),

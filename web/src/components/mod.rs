@@ -54,6 +54,8 @@
 //! `pending` (waiting for the user), `sending`, `failed`, `answered` (form answered or
 //! declined/cancelled), `waiting` (URL opened, waiting for its completion notification),
 //! `complete` (that notification arrived), `dismissed` (the user closed a waiting card).
+//! An opened URL card shows `waiting` / `complete` even while its accept is still being
+//! sent (the status line says that part).
 //!
 //! ## Keys across rounds
 //! `PendingElicitation::round` distinguishes requests that reuse a key in a later round
