@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness import button, control_by_label, wait_for, wait_text
-from test_demo_flows import LEGACY, MODERN, card, open_app, result_text, set_checkbox, set_text
+from harness import button, control_by_label, wait_css, wait_for, wait_text
+from test_demo_flows import LEGACY, MODERN, call_from_form, card, open_app, result_text, set_checkbox, set_text
 
 
 def test_modern_server_down_during_pending_elicitation(driver: Any, app_url: Any, make_demo_server: Any) -> None:
@@ -60,3 +60,32 @@ def test_legacy_server_down_during_pending_elicitation(driver: Any, app_url: Any
     server.start()
     button(form, "Submit").click()
     result_text(driver, "Booked a table for 2 on 2025-12-28.")
+
+
+def test_legacy_url_card_opened_after_a_restart_waits_then_completes(
+    driver: Any, app_url: Any, make_demo_server: Any
+) -> None:
+    """2025-11-25, URL mode: the server restarts while the pay_deposit card is pending, then
+    the user presses Open. The session keeps the accept and the call is made again (the
+    same question is answered with it), so the card is sent, waits for the site, and
+    completes on `confirm_deposit`: it must not stay at `sending` with its buttons dead."""
+    server = make_demo_server()
+    open_app(driver, app_url, server, LEGACY, "pay_deposit", {"booking_id": "r1"})
+    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
+    server.stop()
+    wait_for(
+        driver,
+        lambda d: d.find_element("css selector", "[data-testid=app-error][role=alert]").text.strip(),
+        "an error about the lost call",
+    )
+    server.start()
+    before = set(driver.window_handles)
+    button(url_card, "Open in new tab").click()
+    wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
+    result_text(driver, "Complete the payment in your browser.")
+    wait_css(driver, "[data-elicitation][data-mode=url][data-state=waiting]")
+    wait_text(driver, "[data-elicitation][data-mode=url] .mce-status", "Answer sent.")
+    call_from_form(driver, "confirm_deposit", {"Booking Id": "r1"})
+    result_text(driver, "Deposit deposit-r1 confirmed.")
+    done = wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
+    assert "Sending" not in done.text, done.text

@@ -131,7 +131,8 @@ pub fn run(state: AppState, request: Request) {
     });
 }
 
-/// Delivers the user's answer to the elicitation `key`, reporting into `status`.
+/// Delivers the user's answer to the elicitation `key`, reporting into `status`. `key` is
+/// whatever the card list routes answers by; it goes to the connection unchanged.
 pub fn answer(state: AppState, key: String, result: ElicitResult, status: RwSignal<SendStatus>) {
     let Some(connection) = state.connection.get_value() else {
         status.set(SendStatus::Failed("Not connected to a server.".into()));
@@ -142,7 +143,10 @@ pub fn answer(state: AppState, key: String, result: ElicitResult, status: RwSign
         match connection.answer(&key, result).await {
             Ok(()) => status.set(SendStatus::Sent),
             Err(ClientError::RequestLost) => {
-                // The session kept the answer; re-running the call delivers it.
+                // The session kept the answer and gives it to the same question when the
+                // call is made again (the client's notice says so): as far as the card is
+                // concerned it is sent, so it must not stay at "sending".
+                status.set(SendStatus::Sent);
                 if let Some(request) = state.last_call.get_untracked() {
                     run(state, request);
                 }
