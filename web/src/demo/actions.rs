@@ -10,6 +10,14 @@ use super::state::{AppState, ConnStatus, Outcome, Request};
 use crate::client::{ClientConfig, ClientError, Connection};
 use crate::components::SendStatus;
 
+/// Whether `url` is an absolute `http:` / `https:` URL. (`localhost:8001/mcp` parses,
+/// with `localhost:` as its scheme, so parsing alone is not enough.)
+fn is_full_http_url(url: &str) -> bool {
+    web_sys::Url::new(url)
+        .map(|u| matches!(u.protocol().as_str(), "http:" | "https:"))
+        .unwrap_or(false)
+}
+
 /// Connects to the URL in the Server URL field (closing any earlier connection), lists what
 /// the server offers, then calls `then_call` if given (the `tool`/`args` query parameters).
 pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>) {
@@ -22,7 +30,7 @@ pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>)
         state.alert.set(Some(why.into()));
         return;
     }
-    if crate::transport::origin_of(&url).is_none() {
+    if !is_full_http_url(&url) {
         let why = format!("{url:?} is not a full URL (it needs http:// or https://).");
         state.status.set(ConnStatus::Failed(why.clone()));
         state.alert.set(Some(why));

@@ -23,9 +23,9 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
     if let Some(protocol) = start.protocol {
         state.protocol.set(protocol);
     }
-    if !start.problems.is_empty() {
-        state.alert.set(Some(start.problems.join(" ")));
-    }
+    // Problems with the query parameters stay on screen (in the alert, above whatever the
+    // connect or a call says there): the page's URL does not change, so neither do they.
+    let query_problems = (!start.problems.is_empty()).then(|| start.problems.join(" "));
     if start.server.is_some() {
         actions::connect(state, start.call.clone());
     }
@@ -38,9 +38,11 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
             </p>
             <p class="notice" role="status">{move || state.requests.notice.get().unwrap_or_default()}</p>
             <div role="alert" data-testid="app-error" class="app-error">
+                {query_problems.map(|p| view! { <p class="query-error" data-testid="query-error">{p}</p> })}
                 {move || state.alert.get().unwrap_or_default()}
-                <RetryButton state=state />
             </div>
+            // Beside the alert, not in it: the alert's text is the error alone.
+            <RetryButton state=state />
             <PendingList
                 requests=state.requests
                 on_answer=Callback::new(move |(key, result, status)| {
@@ -72,7 +74,9 @@ fn ConnectBar(state: AppState) -> impl IntoView {
         ProtocolChoice::Legacy => "2025-11-25",
     };
     view! {
-        <form class="connect" on:submit=on_submit>
+        // `novalidate`: the browser's own bubble for a `type=url` input would block the
+        // submit, so the app's worded error (in the alert) would never show.
+        <form class="connect" novalidate=true on:submit=on_submit>
             <label for="server-url">"Server URL"</label>
             <input
                 id="server-url"
