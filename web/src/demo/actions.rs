@@ -6,7 +6,7 @@ use leptos::task::spawn_local;
 use mcp_elicit::wire::ElicitResult;
 use serde_json::{Map, Value};
 
-use super::state::{AppState, ConnStatus, Outcome, Request};
+use super::state::{is_current, next_ticket, AppState, ConnStatus, Outcome, Request};
 use crate::client::{ClientConfig, ClientError, Connection};
 use crate::components::SendStatus;
 
@@ -20,7 +20,11 @@ fn is_full_http_url(url: &str) -> bool {
 
 /// Connects to the URL in the Server URL field (closing any earlier connection), lists what
 /// the server offers, then calls `then_call` if given (the `tool`/`args` query parameters).
+///
+/// Each connect takes a ticket: one still in flight when a newer one starts no longer
+/// counts, and whatever it connected is closed rather than shown.
 pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>) {
+    let ticket = next_ticket(state.connects);
     let url = state.server_url.get_untracked().trim().to_owned();
     state.alert.set(None);
     state.requests.notice.set(None);
@@ -40,13 +44,22 @@ pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>)
     state.status.set(ConnStatus::Connecting);
     let config = ClientConfig::new(url, state.protocol.get_untracked());
     spawn_local(async move {
-        match Connection::connect(config, state.requests.sink()).await {
+        let connected = Connection::connect(config, state.requests.sink()).await;
+        if !is_current(state.connects, ticket) {
+            if let Ok(stale) = connected {
+                stale.close().await;
+            }
+            return;
+        }
+        match connected {
             Ok(connection) => {
                 state
                     .status
                     .set(ConnStatus::Connected(connection.protocol_version()));
                 state.connection.set_value(Some(connection.clone()));
-                list_offers(state, &connection).await;
+                if !list_offers(state, &connection, ticket).await {
+                    return;
+                }
                 if let Some((name, args)) = then_call {
                     run(state, Request::Tool { name, args });
                 }
@@ -60,28 +73,36 @@ pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>)
 }
 
 /// Lists the tools, prompts, resources and templates; a failed list is said, the others
-/// still shown.
-async fn list_offers(state: AppState, connection: &Connection) {
+/// still shown. Returns false, showing nothing, when a newer connect started meanwhile.
+async fn list_offers(state: AppState, connection: &Connection, ticket: u64) -> bool {
+    let tools = connection.list_tools().await;
+    let prompts = connection.list_prompts().await;
+    let resources = connection.list_resources().await;
+    let templates = connection.list_resource_templates().await;
+    if !is_current(state.connects, ticket) {
+        return false;
+    }
     let mut problems = Vec::new();
-    match connection.list_tools().await {
+    match tools {
         Ok(tools) => state.tools.set(tools),
         Err(err) => problems.push(format!("Could not list the tools: {err}")),
     }
-    match connection.list_prompts().await {
+    match prompts {
         Ok(prompts) => state.prompts.set(prompts),
         Err(err) => problems.push(format!("Could not list the prompts: {err}")),
     }
-    match connection.list_resources().await {
+    match resources {
         Ok(resources) => state.resources.set(resources),
         Err(err) => problems.push(format!("Could not list the resources: {err}")),
     }
-    match connection.list_resource_templates().await {
+    match templates {
         Ok(templates) => state.templates.set(templates),
         Err(err) => problems.push(format!("Could not list the resource templates: {err}")),
     }
     if !problems.is_empty() {
         state.alert.set(Some(problems.join(" ")));
     }
+    true
 }
 
 /// Drops the connection (a legacy session is DELETEd) and everything shown for it.
@@ -96,15 +117,20 @@ pub fn disconnect(state: AppState) {
     state.templates.set(Vec::new());
     state.requests.clear();
     state.result.set(None);
+    // A call still running on the old connection no longer writes anything.
+    next_ticket(state.runs);
+    state.calling.set(false);
     state.status.set(ConnStatus::Idle);
 }
 
-/// Runs `request` and shows its final result (or the error) when it ends.
+/// Runs `request` and shows its final result (or the error) when it ends, unless another
+/// run started meanwhile: `tool-result` is the latest call's, whichever ends last.
 pub fn run(state: AppState, request: Request) {
     let Some(connection) = state.connection.get_value() else {
         state.alert.set(Some("Connect to a server first.".into()));
         return;
     };
+    let ticket = next_ticket(state.runs);
     state.alert.set(None);
     state.result.set(None);
     state.last_call.set(Some(request.clone()));
@@ -129,6 +155,9 @@ pub fn run(state: AppState, request: Request) {
                 .map(Outcome::Prompt),
             Request::Resource { uri } => connection.read_resource(uri).await.map(Outcome::Resource),
         };
+        if !is_current(state.runs, ticket) {
+            return;
+        }
         state.calling.set(false);
         match outcome {
             Ok(result) => state.result.set(Some(result)),

@@ -83,6 +83,25 @@ pub struct AppState {
     pub last_call: RwSignal<Option<Request>>,
     pub calling: RwSignal<bool>,
     pub connection: StoredValue<Option<Connection>, LocalStorage>,
+    /// The number of the latest run: only that run may write `result`, `alert` and
+    /// `calling` when it ends (an earlier, slower call must not overwrite a later one).
+    pub runs: StoredValue<u64>,
+    /// The number of the latest connect: an earlier connect that ends after a later one
+    /// started is closed instead of replacing `connection` and the lists.
+    pub connects: StoredValue<u64>,
+}
+
+/// Bumps `counter` and returns the new number: the ticket of the run (or connect) that
+/// starts now. [`is_current`] tells later whether a newer one started since.
+pub fn next_ticket(counter: StoredValue<u64>) -> u64 {
+    let ticket = counter.get_value().wrapping_add(1);
+    counter.set_value(ticket);
+    ticket
+}
+
+/// Whether `ticket` is still the latest of `counter`.
+pub fn is_current(counter: StoredValue<u64>, ticket: u64) -> bool {
+    counter.get_value() == ticket
 }
 
 impl AppState {
@@ -101,6 +120,8 @@ impl AppState {
             last_call: RwSignal::new(None),
             calling: RwSignal::new(false),
             connection: StoredValue::new_local(None),
+            runs: StoredValue::new(0),
+            connects: StoredValue::new(0),
         }
     }
 }

@@ -1,0 +1,230 @@
+//! The demo app in a real browser against a fake MCP server of the modern era that lives in
+//! the page (`window.fetch` is replaced): races the real servers cannot time on demand
+//! (a slower call or connect finishing after a newer one).
+
+// Browser-only: these mount the app into a real DOM.
+#![cfg(target_arch = "wasm32")]
+
+mod ui_support;
+
+use ui_support::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The fake server. Every server's tools are `tools_for(url)`; a tool call answers
+/// `{name} done` once its gate (if any) is opened; `server/discover` of a held URL waits
+/// until released. `loopCursor` makes `tools/list` always say there is another page.
+const FAKE: &str = r#"
+const fake = {
+  loopCursor: false,
+  tools: {},
+  gates: {},
+  held: {},
+  log: [],
+  gate(key) {
+    let open;
+    const promise = new Promise((resolve) => { open = resolve; });
+    this.gates[key] = { promise, open };
+  },
+  open(key) { const g = this.gates[key]; if (g) { delete this.gates[key]; g.open(); } },
+};
+window.__fake = fake;
+window.fetch = async (input, init) => {
+  const req = input instanceof Request ? input : new Request(input, init);
+  const msg = JSON.parse(await req.text());
+  const url = req.url;
+  const name = (msg.params && msg.params.name) || "";
+  fake.log.push(`${url} ${msg.method} ${name}`.trim());
+  const reply = (result) => new Response(
+    JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: Object.assign({ resultType: "complete" }, result) }),
+    { status: 200, headers: { "content-type": "application/json" } },
+  );
+  const schema = { type: "object", properties: {} };
+  switch (msg.method) {
+    case "server/discover":
+      if (fake.gates["connect " + url]) await fake.gates["connect " + url].promise;
+      fake.log.push(`${url} discovered`);
+      return reply({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} } });
+    case "tools/list": {
+      const tools = (fake.tools[url] || []).map((n) => ({ name: n, inputSchema: schema }));
+      return reply(fake.loopCursor ? { tools, nextCursor: "again" } : { tools });
+    }
+    case "prompts/list": return reply({ prompts: [] });
+    case "resources/list": return reply({ resources: [] });
+    case "resources/templates/list": return reply({ resourceTemplates: [] });
+    case "tools/call":
+      if (fake.gates[name]) await fake.gates[name].promise;
+      fake.log.push(`${url} done ${name}`);
+      return reply({ content: [{ type: "text", text: `${name} done` }], isError: false });
+    default:
+      return new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } }),
+        { status: 200, headers: { "content-type": "application/json" } });
+  }
+};
+"#;
+
+fn js(body: &str) -> JsValue {
+    js_sys::Function::new_no_args(body)
+        .call0(&JsValue::NULL)
+        .expect("script runs")
+}
+
+/// Installs a fresh fake server.
+fn install_fake() {
+    js(FAKE);
+}
+
+fn fake_log() -> Vec<String> {
+    let log = js("return window.__fake.log.slice()");
+    js_sys::Array::from(&log)
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect()
+}
+
+/// Waits `ms` milliseconds.
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .expect("setTimeout");
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Waits until `cond` holds (about 5 s at most).
+async fn until(what: &str, cond: impl Fn() -> bool) {
+    for _ in 0..250 {
+        if cond() {
+            return;
+        }
+        sleep(20).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// Mounts the demo app (the test page has no query string, so it does not connect).
+fn mount_app() -> web_sys::HtmlElement {
+    let root = host();
+    mcp_elicit_web::demo::mount_demo(root.clone());
+    root
+}
+
+fn text(root: &web_sys::Element, sel: &str) -> String {
+    q(root, sel).text_content().unwrap_or_default()
+}
+
+/// Types `url` into Server URL and presses Connect.
+fn connect_to(root: &web_sys::Element, url: &str) {
+    let field = q(root, "#server-url")
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .expect("input");
+    type_into(&field, url);
+    button(root, "Connect").click();
+}
+
+async fn connected(root: &web_sys::Element) {
+    until("connected", || {
+        text(root, "[data-testid=connection-status]").contains("connected · 2026-07-28")
+    })
+    .await;
+}
+
+fn call(root: &web_sys::Element, tool: &str) {
+    button(&q(root, &format!("[data-tool={tool}]")), "Call tool").click();
+}
+
+#[wasm_bindgen_test]
+async fn the_result_is_the_latest_calls_even_when_an_earlier_one_ends_later() {
+    install_fake();
+    js(
+        r#"window.__fake.tools["http://runs.test/mcp"] = ["slow_one", "fast_one"];
+          window.__fake.gate("slow_one");"#,
+    );
+    let root = mount_app();
+    connect_to(&root, "http://runs.test/mcp");
+    connected(&root).await;
+    until("the tools", || {
+        q_opt(&root, "[data-tool=fast_one]").is_some()
+    })
+    .await;
+
+    call(&root, "slow_one");
+    until("the slow call sent", || {
+        fake_log()
+            .iter()
+            .any(|l| l.ends_with("tools/call slow_one"))
+    })
+    .await;
+    call(&root, "fast_one");
+    until("the fast result", || {
+        text(&root, "[data-testid=tool-result]") == "fast_one done"
+    })
+    .await;
+
+    js(r#"window.__fake.open("slow_one")"#);
+    until("the slow call answered", || {
+        fake_log().iter().any(|l| l.ends_with("done slow_one"))
+    })
+    .await;
+    sleep(200).await;
+    assert_eq!(
+        text(&root, "[data-testid=tool-result]"),
+        "fast_one done",
+        "the earlier call, ending last, does not replace the latest call's result"
+    );
+    assert!(text(&root, "[data-testid=app-error]").trim().is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn a_slower_earlier_connect_does_not_replace_a_newer_one() {
+    install_fake();
+    js(r#"const f = window.__fake;
+          f.tools["http://slow.test/mcp"] = ["from_slow"];
+          f.tools["http://fast.test/mcp"] = ["from_fast"];
+          f.gate("connect http://slow.test/mcp");"#);
+    let root = mount_app();
+    connect_to(&root, "http://slow.test/mcp");
+    until("the slow probe sent", || {
+        fake_log()
+            .iter()
+            .any(|l| l == "http://slow.test/mcp server/discover")
+    })
+    .await;
+    connect_to(&root, "http://fast.test/mcp");
+    connected(&root).await;
+    until("the fast tools", || {
+        q_opt(&root, "[data-tool=from_fast]").is_some()
+    })
+    .await;
+
+    js(r#"window.__fake.open("connect http://slow.test/mcp")"#);
+    until("the slow probe answered", || {
+        fake_log()
+            .iter()
+            .any(|l| l == "http://slow.test/mcp discovered")
+    })
+    .await;
+    sleep(200).await;
+    assert!(
+        q_opt(&root, "[data-tool=from_fast]").is_some()
+            && q_opt(&root, "[data-tool=from_slow]").is_none(),
+        "the lists are the newer connection's"
+    );
+    call(&root, "from_fast");
+    until("the result", || {
+        text(&root, "[data-testid=tool-result]") == "from_fast done"
+    })
+    .await;
+    assert!(
+        fake_log()
+            .iter()
+            .any(|l| l == "http://fast.test/mcp tools/call from_fast"),
+        "the call went to the newer connection's server: {:?}",
+        fake_log()
+    );
+}
