@@ -1,6 +1,7 @@
 //! The demo app in a real browser against a fake MCP server of the modern era that lives in
 //! the page (`window.fetch` is replaced): races the real servers cannot time on demand
-//! (a slower call or connect finishing after a newer one).
+//! (a slower call or connect finishing after a newer one) and lists a real server would
+//! not send (duplicate names from a looping cursor).
 
 // Browser-only: these mount the app into a real DOM.
 #![cfg(target_arch = "wasm32")]
@@ -227,4 +228,34 @@ async fn a_slower_earlier_connect_does_not_replace_a_newer_one() {
         "the call went to the newer connection's server: {:?}",
         fake_log()
     );
+}
+
+#[wasm_bindgen_test]
+async fn duplicate_names_from_a_looping_cursor_show_one_card_each_and_still_work() {
+    // Leptos's keyed list needs unique keys: with [a, a, b] it rendered `a` twice and no `b`.
+    install_fake();
+    js(
+        r#"window.__fake.tools["http://loop.test/mcp"] = ["first_tool", "first_tool", "second_tool"];
+          window.__fake.loopCursor = true;"#,
+    );
+    let root = mount_app();
+    connect_to(&root, "http://loop.test/mcp");
+    connected(&root).await;
+    until("the tools", || {
+        q_opt(&root, "[data-tool=second_tool]").is_some()
+    })
+    .await;
+    sleep(100).await;
+    assert_eq!(q_all(&root, "[data-tool=first_tool]").len(), 1);
+    assert_eq!(q_all(&root, "[data-tool=second_tool]").len(), 1);
+    call(&root, "second_tool");
+    until("the result", || {
+        text(&root, "[data-testid=tool-result]") == "second_tool done"
+    })
+    .await;
+    call(&root, "first_tool");
+    until("the result", || {
+        text(&root, "[data-testid=tool-result]") == "first_tool done"
+    })
+    .await;
 }

@@ -6,7 +6,9 @@ use leptos::task::spawn_local;
 use mcp_elicit::wire::ElicitResult;
 use serde_json::{Map, Value};
 
-use super::state::{is_current, next_ticket, AppState, ConnStatus, Outcome, Request};
+use super::state::{
+    first_of_each, is_current, next_ticket, AppState, ConnStatus, Outcome, Request,
+};
 use crate::client::{ClientConfig, ClientError, Connection};
 use crate::components::SendStatus;
 
@@ -73,7 +75,8 @@ pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>)
 }
 
 /// Lists the tools, prompts, resources and templates; a failed list is said, the others
-/// still shown. Returns false, showing nothing, when a newer connect started meanwhile.
+/// still shown. Each list keeps the first entry of each name (see [`first_of_each`]).
+/// Returns false, showing nothing, when a newer connect started meanwhile.
 async fn list_offers(state: AppState, connection: &Connection, ticket: u64) -> bool {
     let tools = connection.list_tools().await;
     let prompts = connection.list_prompts().await;
@@ -84,19 +87,21 @@ async fn list_offers(state: AppState, connection: &Connection, ticket: u64) -> b
     }
     let mut problems = Vec::new();
     match tools {
-        Ok(tools) => state.tools.set(tools),
+        Ok(tools) => state.tools.set(first_of_each(tools, |t| &t.name)),
         Err(err) => problems.push(format!("Could not list the tools: {err}")),
     }
     match prompts {
-        Ok(prompts) => state.prompts.set(prompts),
+        Ok(prompts) => state.prompts.set(first_of_each(prompts, |p| &p.name)),
         Err(err) => problems.push(format!("Could not list the prompts: {err}")),
     }
     match resources {
-        Ok(resources) => state.resources.set(resources),
+        Ok(resources) => state.resources.set(first_of_each(resources, |r| &r.uri)),
         Err(err) => problems.push(format!("Could not list the resources: {err}")),
     }
     match templates {
-        Ok(templates) => state.templates.set(templates),
+        Ok(templates) => state
+            .templates
+            .set(first_of_each(templates, |t| &t.uri_template)),
         Err(err) => problems.push(format!("Could not list the resource templates: {err}")),
     }
     if !problems.is_empty() {

@@ -197,6 +197,7 @@ fn ToolList(state: AppState) -> impl IntoView {
             <h2>"Tools"</h2>
             <For
                 each=move || state.tools.get()
+                // Unique: the lists are deduplicated by name when set (`first_of_each`).
                 key=|t: &Tool| t.name.clone()
                 children=move |tool: Tool| view! { <ToolCard state=state tool=tool /> }
             />

@@ -20,6 +20,7 @@ pub fn PromptList(state: AppState) -> impl IntoView {
                 <h2>"Prompts"</h2>
                 <For
                     each=move || state.prompts.get()
+                    // Unique: deduplicated when set (`state::first_of_each`).
                     key=|p: &Prompt| p.name.clone()
                     children=move |prompt: Prompt| view! { <PromptCard state=state prompt=prompt /> }
                 />
@@ -75,6 +76,7 @@ pub fn ResourceList(state: AppState) -> impl IntoView {
                 <h2>"Resources"</h2>
                 <For
                     each=move || state.resources.get()
+                    // Unique, as for prompts.
                     key=|r: &Resource| r.uri.clone()
                     children=move |resource: Resource| view! { <ResourceCard state=state resource=resource /> }
                 />

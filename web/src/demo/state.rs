@@ -104,6 +104,25 @@ pub fn is_current(counter: StoredValue<u64>, ticket: u64) -> bool {
     counter.get_value() == ticket
 }
 
+/// Keeps the first item of each key, in order.
+///
+/// The demo's lists are keyed by the name the server calls things by (tool and prompt
+/// names, resource URIs, URI templates): that name is all `tools/call`, `prompts/get` and
+/// `resources/read` send, so two entries with one name cannot be told apart by the server
+/// either, and the DOM contract's `[data-tool=name]` must find one card. A server may still
+/// list a name twice (a buggy cursor that loops returns the same page again); Leptos's
+/// keyed `<For>` needs unique keys (a duplicate makes it overwrite a child whose signals
+/// are then disposed, and a later click panics). Deduplicating where the lists are set
+/// keeps the key unique and stable; keying by (index, name) instead would show the
+/// duplicates and re-create every card after a change.
+pub fn first_of_each<T>(items: Vec<T>, key: impl Fn(&T) -> &str) -> Vec<T> {
+    let mut seen = std::collections::HashSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(key(item).to_owned()))
+        .collect()
+}
+
 impl AppState {
     pub fn new() -> Self {
         AppState {
@@ -129,5 +148,20 @@ impl AppState {
 impl Default for AppState {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_of_each;
+
+    #[test]
+    fn first_of_each_keeps_the_first_of_every_name_in_order() {
+        let listed = vec![("a", 1), ("b", 2), ("a", 3), ("c", 4), ("b", 5), ("a", 6)];
+        assert_eq!(
+            first_of_each(listed, |(name, _)| name),
+            vec![("a", 1), ("b", 2), ("c", 4)]
+        );
+        assert!(first_of_each(Vec::<(&str, u8)>::new(), |(name, _)| name).is_empty());
     }
 }
