@@ -2,9 +2,12 @@
 //! DOM contract names them, usable from a page and from Node.js.
 //!
 //! Everything a caller passes is untrusted: values that are not JSON (functions, symbols,
-//! `BigInt`s) become errors in words, never panics, since a panic in wasm kills the page.
-//! Results are built with serde-wasm-bindgen's JSON-compatible serializer so callers get plain
-//! objects and arrays (not `Map`s) and can `JSON.stringify` them.
+//! `BigInt`s, cycles, throwing getters) become errors in words, never panics or traps,
+//! since either kills the page. [`json_from_js`] is that crossing, shared with the web
+//! crate's host APIs.
+//!
+//! Results go back as serde_json text and one `JSON.parse`, so callers get plain objects
+//! and arrays (not `Map`s) and can `JSON.stringify` them.
 
 use crate::schema::{compile, FormSpec, SchemaError};
 use crate::validate::{validate_content, ErrorCode, FieldError};
@@ -94,7 +97,7 @@ pub fn validate_content_js(
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] content: JsValue,
 ) -> Result<JsValue, JsValue> {
     let spec = compile_js(&requested_schema)?;
-    let outcome = match from_js(&content) {
+    let outcome = match json_from_js(&content, UndefinedMembers::Refuse) {
         Ok(content) => match validate_content(&spec, &content) {
             Ok(content) => Outcome::accepted(content),
             Err(errors) => Outcome::refused(errors),
@@ -136,7 +139,7 @@ impl Outcome {
 }
 
 fn compile_js(schema: &JsValue) -> Result<FormSpec, JsValue> {
-    let value = from_js(schema).map_err(|why| {
+    let value = json_from_js(schema, UndefinedMembers::Refuse).map_err(|why| {
         schema_error(&SchemaError {
             path: String::new(),
             message: format!("The requested schema is not JSON: {why}."),
@@ -145,17 +148,37 @@ fn compile_js(schema: &JsValue) -> Result<FormSpec, JsValue> {
     compile(&value).map_err(|e| schema_error(&e))
 }
 
-/// A JS value as JSON, through `JSON.stringify` and serde_json: one call into the engine
-/// and a native-speed parse, where walking the object property by property from wasm
-/// (serde-wasm-bindgen) costs a boundary crossing per key and value (measured with
-/// `scripts/bench`: several times slower on a typical schema).
+/// What [`json_from_js`] does with an object member whose value is `undefined`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UndefinedMembers {
+    /// Refuse it, naming the member: `validateContent` must check what the host holds,
+    /// and `{name: undefined}` is not an answer of `name`.
+    Refuse,
+    /// Leave it out, as `JSON.stringify` (and so every JS MCP client) does: call
+    /// arguments, params and results a host builds as `{a, b: maybeUndefined}` mean "no
+    /// `b`". An `undefined` array element is still refused (it would become `null`).
+    Omit,
+}
+
+/// A JS host's value as JSON, or why not in words (for a message such as
+/// `"callTool's arguments: {why}"`). The one way a value from JS enters Rust, here and in
+/// the web crate: `JSON.stringify` with a strict replacer (in `js_strict_json.js`), then
+/// serde_json.
 ///
-/// `JSON.stringify` alone would drop a function or `undefined` member silently (and so
-/// validate something other than what the host holds); the replacer refuses them instead.
-fn from_js(v: &JsValue) -> Result<Value, String> {
-    let text = STRICT_REPLACER
-        .with(|replacer| js_sys::JSON::stringify_with_replacer(v, replacer))
+/// Why not serde-wasm-bindgen's `from_value`: it walks the object from wasm with no cycle
+/// check or depth limit (a cyclic object overflows the wasm stack and leaves the module
+/// trapping on every later call), and a throwing getter or Proxy trap throws through the
+/// Rust frames walking it. Here the walk happens inside the engine, every exception is
+/// caught there, and cycles, more than 100 levels, and what JSON cannot hold (functions,
+/// symbols, `BigInt`s, `undefined` but as `undefined` says; `JSON.stringify` would drop
+/// or throw on them) are refused naming the member. It is also faster: one call into the
+/// engine and a native-speed parse, where walking the object from wasm costs a boundary
+/// crossing per key and value (measured with `scripts/bench`: several times slower on a
+/// typical schema).
+pub fn json_from_js(value: &JsValue, undefined: UndefinedMembers) -> Result<Value, String> {
+    let text = strict_json(value, undefined == UndefinedMembers::Omit)
         .map_err(|thrown| {
+            // Always the snippet's own TypeError, whose message is a plain string.
             thrown
                 .dyn_ref::<js_sys::Error>()
                 .map(|e| String::from(e.message()))
@@ -163,25 +186,20 @@ fn from_js(v: &JsValue) -> Result<Value, String> {
         })?
         .as_string()
         .ok_or_else(|| "it is not a JSON value".to_string())?;
-    serde_json::from_str(&text).map_err(|e| e.to_string())
+    serde_json::from_str(&text).map_err(|e| format!("it could not be read as JSON ({e})"))
 }
 
-thread_local! {
-    /// `JSON.stringify`'s replacer that throws on what JSON cannot hold. Plain JS, made
-    /// once: it runs inside the engine, with no wasm boundary crossing per key.
-    static STRICT_REPLACER: JsValue = js_sys::Function::new_with_args(
-        "key, value",
-        "const t = typeof value;\
-         if (t === 'function' || t === 'symbol' || t === 'undefined' || t === 'bigint') {\
-           throw new TypeError(key === '' ? 'it is a ' + t + ', not JSON'\
-             : 'the member ' + JSON.stringify(key) + ' is a ' + t + ', not JSON');\
-         }\
-         return value;",
-    )
-    .into();
+// A static module, not `new Function`: a strict Content-Security-Policy (browser
+// extensions: `script-src 'self' 'wasm-unsafe-eval'`) forbids eval, and compileSchema
+// would throw EvalError there. wasm-bindgen copies it into the package's `snippets/`.
+#[wasm_bindgen(module = "/src/js_strict_json.js")]
+extern "C" {
+    /// The value as JSON text; throws (caught here) a `TypeError` in words, nothing else.
+    #[wasm_bindgen(catch, js_name = strictJson)]
+    fn strict_json(value: &JsValue, omit_undefined_members: bool) -> Result<JsValue, JsValue>;
 }
 
-/// The reverse of [`from_js`]: serde_json text, then one `JSON.parse` (plain objects and
+/// The reverse of [`json_from_js`]: serde_json text, then one `JSON.parse` (plain objects and
 /// arrays, as on the wire).
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     let text =
