@@ -17,6 +17,7 @@
 //! `elicit` on the same element replaces the first, whose Promise then resolves `cancel`
 //! (the user can no longer answer it, which is what `cancel` means on the wire).
 
+use crate::boundary::json_arg;
 use crate::components::ElicitationView;
 use leptos::mount::mount_to;
 use leptos::prelude::*;
@@ -72,10 +73,10 @@ fn settle(id: u32, result: &ElicitResult) {
     }
 }
 
-/// Reads the params: a JS object as on the wire.
-fn parse_params(params: JsValue) -> Result<ElicitRequestParams, String> {
-    let json: serde_json::Value = serde_wasm_bindgen::from_value(params)
-        .map_err(|e| format!("elicit: params must be a plain object as on the wire ({e})"))?;
+/// Reads the params: a JS object as on the wire, read as JSON (a cycle or a throwing
+/// getter is refused in words, see [`crate::boundary`]).
+fn parse_params(params: &JsValue) -> Result<ElicitRequestParams, String> {
+    let json = json_arg(params, "elicit params")?;
     if !json.is_object() {
         return Err("elicit: params must be an object such as {message, requestedSchema} or {mode: \"url\", message, url, elicitationId}".into());
     }
@@ -87,7 +88,7 @@ fn parse_params(params: JsValue) -> Result<ElicitRequestParams, String> {
 /// Renders one elicitation into `element` and returns a Promise of its `ElicitResult`.
 #[wasm_bindgen]
 pub fn elicit(element: web_sys::Element, params: JsValue) -> js_sys::Promise {
-    let params = match parse_params(params) {
+    let params = match parse_params(&params) {
         Ok(p) => p,
         Err(e) => return error(&e),
     };

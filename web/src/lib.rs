@@ -4,6 +4,7 @@
 //! the request queue, the Streamable HTTP transport over `gloo-net`, the demo app,
 //! and the JS embedding API (`elicit(element, params)`).
 
+pub mod boundary;
 pub mod client;
 pub mod components;
 pub mod demo;

@@ -69,13 +69,14 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| js_error(format!("could not hand over the result: {e}")))
 }
 
-/// A JS object argument as JSON object (`undefined` / `null`: empty).
+/// A JS object argument as JSON object (`undefined` / `null`: empty); a cycle or a
+/// throwing getter is refused in words naming the argument.
 fn object_arg(value: JsValue, what: &str) -> Result<Map<String, Value>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(Map::new());
     }
-    match serde_wasm_bindgen::from_value::<Value>(value) {
-        Ok(Value::Object(map)) => Ok(map),
+    match crate::boundary::json_arg(&value, what).map_err(js_error)? {
+        Value::Object(map) => Ok(map),
         _ => Err(js_error(format!("{what} must be a plain object"))),
     }
 }

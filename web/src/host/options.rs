@@ -3,13 +3,14 @@
 //! host finds its mistake at connect time instead of in a half-working client.
 
 use futures::FutureExt;
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Function, Object, Reflect};
 use mcp_elicit::wire::Root;
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use crate::boundary::{json_arg, settle};
 use crate::client::{ClientConfig, ProtocolChoice, SamplingHandler};
 
 /// Most rounds a host may allow one call (a typo such as 1e9 would hang a page on an
@@ -57,9 +58,10 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
             ))?;
     }
     if let Some(v) = field(options, "roots")? {
-        config.roots = serde_wasm_bindgen::from_value::<Vec<Root>>(v).map_err(|e| {
-            format!("options.roots must be an array of {{ uri, name? }} objects ({e})")
-        })?;
+        config.roots = serde_json::from_value::<Vec<Root>>(json_arg(&v, "options.roots")?)
+            .map_err(|e| {
+                format!("options.roots must be an array of {{ uri, name? }} objects ({e})")
+            })?;
     }
     if let Some(v) = field(options, "sampling")? {
         let handler = v
@@ -72,7 +74,8 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
 
 /// The host's JS sampling function as the client's handler: called with the request's
 /// params as a plain object; may return the `CreateMessageResult` or a Promise of it, and
-/// may throw (or reject) to refuse.
+/// may throw (or reject) to refuse. The result is read as JSON, so a cycle in it is a
+/// refusal in words, not a trap.
 fn js_sampling(handler: Function) -> SamplingHandler {
     SamplingHandler::new(move |params: Value| {
         let handler = handler.clone();
@@ -82,11 +85,10 @@ fn js_sampling(handler: Function) -> SamplingHandler {
                 .serialize(&ser)
                 .map_err(|e| format!("the request could not be handed over: {e}"))?;
             let returned = handler.call1(&JsValue::NULL, &arg).map_err(error_text)?;
-            let value = JsFuture::from(Promise::resolve(&returned))
+            let value = JsFuture::from(settle(&returned))
                 .await
                 .map_err(error_text)?;
-            let result: Value = serde_wasm_bindgen::from_value(value)
-                .map_err(|e| format!("the sampling handler's result is not JSON ({e})"))?;
+            let result = json_arg(&value, "the sampling handler's result")?;
             check_create_message_result(&result)?;
             Ok(result)
         }
@@ -115,9 +117,16 @@ fn check_create_message_result(result: &Value) -> Result<(), String> {
 }
 
 /// The words of whatever a JS function threw: an `Error`'s message, a string, or its JSON.
+/// Read with `Reflect.get` (which catches), not `Error.message()`: a host's error may have
+/// a throwing `message` getter, which must not throw through these frames.
 pub fn error_text(thrown: JsValue) -> String {
-    if let Some(error) = thrown.dyn_ref::<js_sys::Error>() {
-        return String::from(error.message());
+    if thrown.is_instance_of::<js_sys::Error>() {
+        if let Some(message) = Reflect::get(&thrown, &JsValue::from_str("message"))
+            .ok()
+            .and_then(|m| m.as_string())
+        {
+            return message;
+        }
     }
     if let Some(text) = thrown.as_string() {
         return text;
