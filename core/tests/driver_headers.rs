@@ -14,6 +14,13 @@ fn plain_ascii_passes_and_everything_else_is_base64() {
         encode_header_value("=?base64?x?="),
         "=?base64?PT9iYXNlNjQ/eD89?="
     );
+    assert_eq!(
+        encode_header_value("=?base64??="),
+        "=?base64?PT9iYXNlNjQ/Pz0=?="
+    );
+    // The SDK's sentinel pattern needs both ends whole: here they would share
+    // the `?`, so the text is not sentinel-like and passes verbatim.
+    assert_eq!(encode_header_value("=?base64?="), "=?base64?=");
 }
 
 #[test]

@@ -18,7 +18,11 @@ const SENTINEL_END: &str = "?=";
 pub fn encode_header_value(value: &str) -> String {
     let printable = value.bytes().all(|b| (0x20..=0x7E).contains(&b));
     let trimmed = value.trim() == value;
-    let looks_like_sentinel = value.starts_with(SENTINEL_START) && value.ends_with(SENTINEL_END);
+    // The SDK's `^=\?base64\?(.*)\?=$`: the two ends may not overlap, so
+    // `=?base64?=` is not sentinel-like and passes verbatim.
+    let looks_like_sentinel = value
+        .strip_prefix(SENTINEL_START)
+        .is_some_and(|rest| rest.ends_with(SENTINEL_END));
     if printable && trimmed && !looks_like_sentinel {
         value.to_string()
     } else {
