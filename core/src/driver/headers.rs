@@ -2,12 +2,19 @@
 //! `Mcp-Param-<token>` for tool arguments whose input-schema property carries
 //! `x-mcp-header`. Encoded exactly as the SDK does (`mcp/shared/inbound.py`),
 //! because the server compares them with the body and answers -32020 on any
-//! difference.
+//! difference. Tools whose annotations are invalid are dropped from a modern
+//! `tools/list` ([`keep_valid_tools`]), as the 2026-07-28 spec requires.
+
+mod annotations;
+mod pyrepr;
 
 use base64::Engine;
 use serde_json::{Map, Value};
 
 use super::http::names;
+use crate::wire::Tool;
+
+pub use annotations::{invalid_x_mcp_header, x_mcp_header_map, X_MCP_HEADER_KEY};
 
 const SENTINEL_START: &str = "=?base64?";
 const SENTINEL_END: &str = "?=";
@@ -29,61 +36,6 @@ pub fn encode_header_value(value: &str) -> String {
         let b64 = base64::engine::general_purpose::STANDARD.encode(value.as_bytes());
         format!("{SENTINEL_START}{b64}{SENTINEL_END}")
     }
-}
-
-fn is_token(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-}
-
-/// `(path, token)` for each `x-mcp-header` annotation reachable from the root
-/// through `properties` only, or why the schema's annotations are invalid
-/// (then, like the SDK, no headers are sent for the tool).
-pub fn x_mcp_header_map(input_schema: &Value) -> Result<Vec<(Vec<String>, String)>, String> {
-    let mut out: Vec<(Vec<String>, String)> = Vec::new();
-    let mut stack: Vec<(Vec<String>, &Value)> = vec![(Vec::new(), input_schema)];
-    while let Some((path, node)) = stack.pop() {
-        let Some(obj) = node.as_object() else {
-            continue;
-        };
-        if let Some(header) = obj.get("x-mcp-header") {
-            let where_ = path.join(".");
-            if path.is_empty() {
-                return Err("x-mcp-header found on the schema root".into());
-            }
-            let Some(token) = header.as_str() else {
-                return Err(format!(
-                    "property {where_:?}: x-mcp-header must be a string"
-                ));
-            };
-            if !is_token(token) {
-                return Err(format!(
-                    "property {where_:?}: x-mcp-header {token:?} is not an RFC 9110 token"
-                ));
-            }
-            match obj.get("type").and_then(Value::as_str) {
-                Some("string" | "integer" | "boolean") => {}
-                _ => {
-                    return Err(format!(
-                        "property {where_:?}: x-mcp-header is only permitted on integer/string/boolean properties"
-                    ))
-                }
-            }
-            if out.iter().any(|(_, t)| t.eq_ignore_ascii_case(token)) {
-                return Err(format!("x-mcp-header {token:?} is used twice"));
-            }
-            out.push((path.clone(), token.to_string()));
-        }
-        if let Some(props) = obj.get("properties").and_then(Value::as_object) {
-            for (name, sub) in props.iter().rev() {
-                let mut p = path.clone();
-                p.push(name.clone());
-                stack.push((p, sub));
-            }
-        }
-    }
-    Ok(out)
 }
 
 fn render(value: &Value) -> Option<String> {
@@ -163,7 +115,13 @@ pub fn python_float(json: &str) -> String {
     }
 }
 
-/// The `Mcp-Param-*` headers a `tools/call` with these arguments must carry.
+/// The `Mcp-Param-*` headers a `tools/call` with these arguments must carry,
+/// as the SDK's `mcp_param_headers(x_mcp_header_map(schema), arguments)`:
+/// for each annotated property path, in the SDK's order, the argument found
+/// there when it is a string, number or boolean (absent, `null`, arrays and
+/// objects send nothing). None at all when [`invalid_x_mcp_header`] rejects
+/// the schema: the SDK drops such a tool from its listing and so keeps no
+/// header map for it.
 pub fn param_headers(
     input_schema: &Value,
     arguments: &Map<String, Value>,
@@ -187,4 +145,22 @@ pub fn param_headers(
         }
     }
     out
+}
+
+/// Splits one modern `tools/list` page into the tools to offer and the ones
+/// the 2026-07-28 spec says a client MUST drop because their `x-mcp-header`
+/// annotations are invalid, the latter as `(tool name, reason)` (the reason
+/// worded as the SDK's, see [`invalid_x_mcp_header`]) so the UI can say
+/// which tools are missing and why. Order is kept in both lists. Legacy-era
+/// listings are not filtered, as in the SDK.
+pub fn keep_valid_tools(tools: Vec<Tool>) -> (Vec<Tool>, Vec<(String, String)>) {
+    let mut kept = Vec::with_capacity(tools.len());
+    let mut dropped = Vec::new();
+    for tool in tools {
+        match invalid_x_mcp_header(&tool.input_schema) {
+            None => kept.push(tool),
+            Some(reason) => dropped.push((tool.name, reason)),
+        }
+    }
+    (kept, dropped)
 }
