@@ -267,6 +267,217 @@ proptest! {
     }
 }
 
+/// Keywords the `x-mcp-header` walk reacts to (and some it must ignore), so random
+/// schemas often hold annotations on, off and beside the `properties` chain.
+const HEADER_KEYS: &[&str] = &[
+    "x-mcp-header",
+    "x-mcp-header",
+    "type",
+    "type",
+    "properties",
+    "properties",
+    "properties",
+    "anyOf",
+    "items",
+    "prefixItems",
+    "$defs",
+    "not",
+    "additionalProperties",
+    "patternProperties",
+    "default",
+    "enum",
+    "$ref",
+    "a",
+    "b",
+    "",
+];
+const HEADER_WORDS: &[&str] = &[
+    "string", "integer", "boolean", "number", "object", "A", "a", "X-Id", "x-id", "a b", "", "é",
+];
+
+/// Anything, built mostly from the keywords the walk reacts to.
+fn header_noise() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        proptest::sample::select(HEADER_WORDS).prop_map(|w| Value::String(w.to_owned())),
+        any::<bool>().prop_map(Value::Bool),
+        Just(Value::Null),
+        (-3i64..3).prop_map(Value::from),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(5, 48, 5, |inner| {
+        let key = prop_oneof![
+            4 => proptest::sample::select(HEADER_KEYS).prop_map(str::to_owned),
+            1 => text(),
+        ];
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::vec((key, inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+/// Tool input schemas: nested `properties` whose leaves mostly carry an annotation
+/// (mostly valid, from a small pool so duplicates happen), with noise on any node.
+fn header_schema() -> impl Strategy<Value = Value> {
+    let extra = || {
+        proptest::option::weighted(
+            0.25,
+            (
+                proptest::sample::select(HEADER_KEYS).prop_map(str::to_owned),
+                header_noise(),
+            ),
+        )
+    };
+    let header = prop_oneof![
+        8 => proptest::sample::select(&["A", "B", "C", "X-Id", "x-id", "Trace", "T1", "T2", "T3", "T4"][..])
+            .prop_map(|t| Value::String(t.to_owned())),
+        1 => header_noise(),
+    ];
+    let ty = proptest::sample::select(
+        &[
+            "string", "integer", "boolean", "string", "integer", "boolean", "number", "object",
+        ][..],
+    );
+    let leaf =
+        (ty, proptest::option::weighted(0.6, header), extra()).prop_map(|(ty, header, extra)| {
+            let mut o = Map::new();
+            o.insert("type".into(), json!(ty));
+            if let Some(h) = header {
+                o.insert("x-mcp-header".into(), h);
+            }
+            if let Some((k, v)) = extra {
+                o.insert(k, v);
+            }
+            Value::Object(o)
+        });
+    let node = leaf.prop_recursive(3, 24, 4, move |inner| {
+        (
+            proptest::collection::vec(("[a-d]|items|x-mcp-header|a\\.b", inner), 0..4),
+            extra(),
+        )
+            .prop_map(|(props, extra)| {
+                let mut o = Map::new();
+                o.insert("type".into(), json!("object"));
+                o.insert(
+                    "properties".into(),
+                    Value::Object(props.into_iter().collect()),
+                );
+                if let Some((k, v)) = extra {
+                    o.insert(k, v);
+                }
+                Value::Object(o)
+            })
+    });
+    prop_oneof![4 => node, 1 => header_noise()]
+}
+
+/// Arguments that follow the annotated paths, so headers are actually rendered.
+fn arguments_along(map: &[(Vec<String>, String)], leaves: &[Value]) -> Map<String, Value> {
+    let mut args = Map::new();
+    'paths: for (i, (path, _)) in map.iter().enumerate() {
+        let Some((last, parents)) = path.split_last() else {
+            continue;
+        };
+        let mut node = &mut args;
+        for key in parents {
+            let slot = node.entry(key.clone()).or_insert_with(|| json!({}));
+            if !slot.is_object() {
+                *slot = json!({});
+            }
+            let Value::Object(m) = slot else {
+                continue 'paths;
+            };
+            node = m;
+        }
+        let leaf = leaves
+            .get(i % leaves.len().max(1))
+            .cloned()
+            .unwrap_or(Value::Null);
+        node.insert(last.clone(), leaf);
+    }
+    args
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Whatever a `tools/list` holds, judging `x-mcp-header` and mirroring headers never
+    /// panics, the verdict, the map and the headers agree, and every header sent is a
+    /// well-formed `Mcp-Param-<token>` with a value `fetch` accepts.
+    #[test]
+    fn x_mcp_header_never_panics_and_agrees(
+        schema in prop_oneof![3 => header_schema(), 1 => json_value()],
+        other_args in json_value(),
+        leaves in proptest::collection::vec(json_value(), 1..4),
+    ) {
+        use mcp_elicit::driver::headers::{
+            invalid_x_mcp_header, keep_valid_tools, param_headers, x_mcp_header_map,
+        };
+        use mcp_elicit::driver::http::is_header_value;
+        let reason = invalid_x_mcp_header(&schema);
+        let map = x_mcp_header_map(&schema);
+        prop_assert_eq!(reason.clone(), map.clone().err());
+        let (kept, dropped) = keep_valid_tools(vec![mcp_elicit::wire::Tool {
+            name: "t".into(),
+            title: None,
+            description: None,
+            input_schema: schema.clone(),
+        }]);
+        prop_assert_eq!(kept.len(), usize::from(reason.is_none()));
+        prop_assert_eq!(dropped.first().map(|d| d.1.clone()), reason.clone());
+        let mut lowered: Vec<String> = Vec::new();
+        for (path, token) in map.as_deref().unwrap_or_default() {
+            prop_assert!(!path.is_empty());
+            prop_assert!(!token.is_empty() && token.bytes().all(|b| b.is_ascii_graphic() && !b"\"(),/:;<=>?@[\\]{}".contains(&b)), "{}", token);
+            let low = token.to_ascii_lowercase();
+            prop_assert!(!lowered.contains(&low), "duplicate {}", token);
+            lowered.push(low);
+        }
+        let along = arguments_along(map.as_deref().unwrap_or_default(), &leaves);
+        let mut args_sets = vec![along];
+        if let Value::Object(o) = other_args {
+            args_sets.push(o);
+        }
+        for args in &args_sets {
+            let headers = param_headers(&schema, args);
+            if reason.is_some() {
+                prop_assert!(headers.is_empty());
+            }
+            let tokens: Vec<&str> = map.as_deref().unwrap_or_default().iter().map(|(_, t)| t.as_str()).collect();
+            prop_assert!(headers.len() <= tokens.len());
+            for (name, value) in &headers {
+                let token = name.strip_prefix("Mcp-Param-").unwrap_or_default();
+                prop_assert!(tokens.contains(&token), "{}", name);
+                prop_assert!(is_header_value(value), "{:?}", value);
+            }
+        }
+    }
+}
+
+#[test]
+fn header_schemas_often_carry_valid_headers() {
+    // The generator is only useful if it reaches both verdicts and renders headers.
+    use mcp_elicit::driver::headers::x_mcp_header_map;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = header_schema();
+    let (mut valid, mut invalid) = (0, 0);
+    for _ in 0..1000 {
+        let Ok(tree) = strategy.new_tree(&mut runner) else {
+            continue;
+        };
+        match x_mcp_header_map(&proptest::strategy::ValueTree::current(&tree)) {
+            Ok(m) if !m.is_empty() => valid += 1,
+            Ok(_) => {}
+            Err(_) => invalid += 1,
+        }
+    }
+    assert!(
+        valid >= 30 && invalid >= 100,
+        "{valid} valid with headers, {invalid} invalid"
+    );
+}
+
 #[test]
 fn generated_schemas_mostly_compile() {
     // The generator is only useful if it reaches the validator: run it and count.
