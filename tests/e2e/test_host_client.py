@@ -340,3 +340,23 @@ def test_modern_stale_tool_schema_is_listed_again_after_a_header_mismatch(
     button(driver, "Run").click()
     button(card(driver, "form", "Book a table in region eu-west?"), "Submit").click()
     assert tool_text(driver) == "Booked in region eu-west."
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_a_tool_with_an_invalid_header_annotation_is_dropped_in_the_modern_era(
+    driver: Any, www: Any, demo_server: Any, protocol: str
+) -> None:
+    """`route_by_list` puts `x-mcp-header` on an array. 2026-07-28 clients MUST drop such a
+    tool (the notice says which and why); 2025-11-25 has no such rule."""
+    open_host(driver, www, demo_server, protocol)
+    names = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "window.mcpClient.listTools().then(t => done(t.map(x => x.name)), e => done(String(e)));"
+    )
+    assert "book_in_region" in names, names
+    if protocol == MODERN:
+        assert "route_by_list" not in names, names
+        notice = wait_text(driver, ".mce-client .notice[role=status]", "route_by_list").text
+        assert "x-mcp-header" in notice and "(got 'array')" in notice, notice
+    else:
+        assert "route_by_list" in names, names

@@ -82,6 +82,9 @@ Tools whose legacy stream the server closes on purpose (for `--resumable`, below
   after 2 retries`. Legacy: `report ready`.
 - `plan_route(stops)`: `stops` is a list of `{city, nights=1}` objects (a schema no flat
   form renders). Returns `route: {city} ({n} night|nights), ...` or `route: empty`.
+- `route_by_list(regions)`: `regions` (a list of strings) carries `x-mcp-header: Regions`,
+  which the 2026-07-28 spec does not allow on an array, so a modern client must drop the
+  tool from its list (the SDK's client does). Returns `routed to {a, b}`.
 - `flaky_note()`: a Resolver with `Elicit` asking `Write a note to keep.` (`FlakyNote`:
   one required string `note`, title `Note`). Modern: the first replay of each round
   (each `requestState`) is answered HTTP 503 `text/plain` before it reaches the SDK
@@ -357,6 +360,22 @@ async def delete_folder(
     if isinstance(confirm, AcceptedElicitation):
         return f"deleted {path}" if confirm.data.ok else f"kept {path}"
     return f"{outcome_word(confirm)}: folder not deleted"
+
+
+# --- route_by_list: an invalid x-mcp-header annotation -------------------------------
+
+
+async def route_by_list(regions: Annotated[list[str], Field(description="Regions")]) -> str:
+    """`x-mcp-header` on an array: invalid, so a 2026-07-28 client drops this tool."""
+    return f"routed to {', '.join(regions) or 'nowhere'}"
+
+
+def annotate_route_by_list(server: MCPServer) -> None:
+    """Gives `route_by_list`'s array the `x-mcp-header` the SDK refuses at registration, as
+    a server built otherwise might list it (the listing serves the registered schema)."""
+    tool = server._tool_manager.get_tool("route_by_list")  # noqa: SLF001 - a deliberately broken listing
+    if tool is not None:
+        tool.parameters["properties"]["regions"]["x-mcp-header"] = "Regions"
 
 
 # --- flaky_note: the first replay of each round fails with HTTP 503 ----------------
@@ -867,6 +886,7 @@ TOOLS = [
     plan_route,
     slow_report,
     flaky_note,
+    route_by_list,
 ]
 
 
@@ -878,6 +898,7 @@ def create_server(state_key: str | None = None, region_header: str = "Region") -
     tools.insert(tools.index(delete_folder) + 1, make_book_in_region(region_header))
     for tool in tools:
         server.tool()(tool)
+    annotate_route_by_list(server)
     server.prompt()(trip_brief)
     server.resource("notes://{name}", name="note", mime_type="text/plain")(note)
     return server

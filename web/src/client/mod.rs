@@ -103,11 +103,18 @@ impl Connection {
     }
 
     /// All tools, following `nextCursor`.
+    /// In 2026-07-28, tools whose `x-mcp-header` annotations are invalid are dropped (the
+    /// spec's MUST, as the SDK does), with a notice naming each and why.
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
-        self.list_all("tools/list", "tool list", |page: ListToolsResult| {
-            (page.tools, page.next_cursor)
-        })
-        .await
+        let tools = self
+            .list_all("tools/list", "tool list", |page: ListToolsResult| {
+                (page.tools, page.next_cursor)
+            })
+            .await?;
+        match self {
+            Connection::Modern(s) => Ok(s.keep_valid_tools(tools)),
+            Connection::Legacy(_) => Ok(tools),
+        }
     }
 
     /// All prompts; none when the server has no prompts (it answers "method not found").

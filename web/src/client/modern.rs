@@ -20,11 +20,12 @@ use std::collections::HashMap;
 use futures::channel::{mpsc, oneshot};
 use futures::StreamExt;
 use indexmap::IndexMap;
+use mcp_elicit::driver::headers;
 use mcp_elicit::driver::modern::{
     simple_answer, simple_request, ModernCall, ModernConfig, ModernStep, PendingSampling,
 };
 use mcp_elicit::driver::{http::failure_from_http, DriverError};
-use mcp_elicit::wire::{ClientCapabilities, ElicitResult, ListToolsResult, RequestId};
+use mcp_elicit::wire::{ClientCapabilities, ElicitResult, ListToolsResult, RequestId, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -272,14 +273,16 @@ impl ModernSession {
         }
     }
 
-    /// The input schema of tool `name` as the server lists it now (`None`: not listed).
+    /// The input schema of tool `name` as the server lists it now (`None`: not listed, or
+    /// dropped for invalid `x-mcp-header` annotations).
     async fn listed_schema(&self, name: &str) -> Result<Option<Value>, ClientError> {
         let fetch = |params| self.simple("tools/list", params);
         let tools = super::list_pages(fetch, "tool list", |page: ListToolsResult| {
             (page.tools, page.next_cursor)
         })
         .await?;
-        Ok(tools
+        Ok(self
+            .keep_valid_tools(tools)
             .into_iter()
             .find(|t| t.name == name)
             .map(|t| t.input_schema))
@@ -338,6 +341,23 @@ impl ModernSession {
             outcome
         };
         done.await.unwrap_or(Err(ClientError::NotConnected))
+    }
+
+    /// The tools a client may call: those with invalid `x-mcp-header` annotations are
+    /// dropped (2026-07-28: clients MUST), each named in a notice with the SDK's reason.
+    pub fn keep_valid_tools(&self, tools: Vec<Tool>) -> Vec<Tool> {
+        let (kept, dropped) = headers::keep_valid_tools(tools);
+        if !dropped.is_empty() {
+            let each: Vec<String> = dropped
+                .iter()
+                .map(|(name, why)| format!("{name} ({why})"))
+                .collect();
+            (self.sink)(ClientEvent::Notice(format!(
+                "Left out tools whose x-mcp-header annotations are invalid: {}.",
+                each.join("; ")
+            )));
+        }
+        kept
     }
 
     /// Ends every pending round (their calls' futures then fail with "not connected").
