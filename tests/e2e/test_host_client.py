@@ -360,3 +360,18 @@ def test_a_tool_with_an_invalid_header_annotation_is_dropped_in_the_modern_era(
         assert "x-mcp-header" in notice and "(got 'array')" in notice, notice
     else:
         assert "route_by_list" in names, names
+
+
+def test_legacy_without_a_session_opens_no_get_stream(driver: Any, www: Any, make_demo_server: Any, artifacts: Any) -> None:
+    """A stateless server gives no `Mcp-Session-Id`: its GET stream would carry nothing and
+    only hold a connection, so (like the SDK's client) none is opened. Calls still work."""
+    server = make_demo_server(["--stateless"])
+    open_host(driver, www, server, LEGACY)
+    run(driver, "tool", "plan_route", {"stops": [{"city": "Oslo"}]})
+    assert tool_text(driver) == "route: Oslo (1 night)"
+    trace = artifacts / "logs" / f"demo-server-{server.port}-{server.starts}.trace.jsonl"
+    # A request is traced when it ends; stopping the server ends any GET still open.
+    server.stop()
+    exchanges = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert any(e["method"] == "POST" for e in exchanges), exchanges
+    assert not any(e["method"] == "GET" for e in exchanges), [e["method"] for e in exchanges]

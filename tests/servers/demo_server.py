@@ -1073,12 +1073,13 @@ def build_app(
     *,
     resumable: bool = False,
     region_header: str = "Region",
+    stateless: bool = False,
 ) -> Any:
     """The Starlette app: `/mcp` (both eras), CORS unless `cors_origins` is None, static files.
 
     `resumable`: an event store and `retry: 200` (see `--resumable` in the module docstring).
     """
-    app = _build_app(host, cors_origins, static_dir, state_key, resumable, region_header)
+    app = _build_app(host, cors_origins, static_dir, state_key, resumable, region_header, stateless)
     return TraceMiddleware(app, trace) if trace else app
 
 
@@ -1089,6 +1090,7 @@ def _build_app(
     state_key: str | None,
     resumable: bool,
     region_header: str,
+    stateless: bool,
 ) -> Any:
     allow_all = cors_origins is not None and "*" in cors_origins
     explicit = [o for o in (cors_origins or []) if o != "*"]
@@ -1103,6 +1105,7 @@ def _build_app(
         host=host,
         event_store=store,
         retry_interval=RETRY_INTERVAL_MS if resumable else None,
+        stateless_http=stateless,
     )
     if static_dir:
         app.router.routes.append(Mount("/", app=StaticFiles(directory=static_dir, html=True), name="static"))
@@ -1151,6 +1154,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME",
         help="book_in_region mirrors region in Mcp-Param-NAME (a changed schema, for -32020 recovery)",
     )
+    parser.add_argument(
+        "--stateless",
+        action="store_true",
+        help="the SDK's stateless_http: 2025-11-25 sessions get no Mcp-Session-Id (and no GET stream)",
+    )
     args = parser.parse_args(argv)
     cors = None if args.no_cors else (args.cors_origins or [])
     app = build_app(
@@ -1161,6 +1169,7 @@ def main(argv: list[str] | None = None) -> int:
         args.trace,
         resumable=args.resumable,
         region_header=args.region_header,
+        stateless=args.stateless,
     )
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
