@@ -357,3 +357,14 @@ def test_resource_template_asks_then_shows_the_contents(
     button(form, "Decline").click()
     result = result_text(driver, "Note groceries stays hidden.")
     assert result.get_attribute("data-kind") == "resource"
+
+
+def test_auto_falls_back_to_legacy_when_discover_never_answers(driver: Any, app_url: Any, make_demo_server: Any) -> None:
+    """A server that holds `server/discover` open: Auto gives the probe 10 s (the SDK's
+    timeout), then connects with the 2025-11-25 handshake instead of hanging."""
+    server = make_demo_server(["--stall-discover"])
+    driver.get(app_url(server=server.url, protocol="auto", tool="delete_folder", args={"path": "/tmp/project"}))
+    wait_text(driver, "[data-testid=connection-status]", "connecting")
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}", timeout=30)
+    press(driver, "/tmp/project has 2 file(s)", "Decline")
+    result_text(driver, "declined: folder not deleted")

@@ -396,6 +396,36 @@ async def flaky_note(answer: Annotated[ElicitationResult[FlakyNote], Resolve(ask
     return f"{outcome_word(answer)}: no note"
 
 
+async def buffered_body(receive: Any) -> tuple[bytes, Any]:
+    """Reads a request's whole body; returns it and a `receive` that replays it to the app."""
+    received: list[Any] = []
+    body = bytearray()
+    while True:
+        message = await receive()
+        received.append(message)
+        if message["type"] != "http.request":
+            break
+        body.extend(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+
+    async def replayed_receive() -> Any:
+        return received.pop(0) if received else await receive()
+
+    return bytes(body), replayed_receive
+
+
+def json_rpc_method(body: bytes) -> tuple[str | None, Any]:
+    """The JSON-RPC method and params of a request body (None for anything else)."""
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return None, None
+    if not isinstance(message, dict):
+        return None, None
+    return message.get("method"), message.get("params")
+
+
 class FlakyReplayMiddleware:
     """Answers the first 2026-07-28 replay of each `flaky_note` round (a `tools/call` of
     `flaky_note` carrying `inputResponses`, told apart by its `requestState`) with HTTP 503,
@@ -407,13 +437,9 @@ class FlakyReplayMiddleware:
         self.failed: set[str] = set()
 
     def _fails(self, body: bytes) -> bool:
-        try:
-            message = json.loads(body)
-        except ValueError:
+        method, params = json_rpc_method(body)
+        if method != "tools/call":
             return False
-        if not isinstance(message, dict) or message.get("method") != "tools/call":
-            return False
-        params = message.get("params")
         if not isinstance(params, dict) or params.get("name") != "flaky_note" or "inputResponses" not in params:
             return False
         state = json.dumps(params.get("requestState"))
@@ -426,24 +452,32 @@ class FlakyReplayMiddleware:
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != self.path:
             await self.app(scope, receive, send)
             return
-        received: list[Any] = []
-        body = bytearray()
-        while True:
-            message = await receive()
-            received.append(message)
-            if message["type"] != "http.request":
-                break
-            body.extend(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-        if self._fails(bytes(body)):
+        body, replayed_receive = await buffered_body(receive)
+        if self._fails(body):
             await send({"type": "http.response.start", "status": 503, "headers": [(b"content-type", b"text/plain")]})
             await send({"type": "http.response.body", "body": b"flaky_note: this replay fails once on purpose"})
             return
+        await self.app(scope, replayed_receive, send)
 
-        async def replayed_receive() -> Any:
-            return received.pop(0) if received else await receive()
 
+class StallDiscoverMiddleware:
+    """`--stall-discover`: holds every `server/discover` open without an answer (as a
+    gateway that does not know the method might), so a client's probe must give up."""
+
+    def __init__(self, app: Any, path: str = "/mcp"):
+        self.app = app
+        self.path = path
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != self.path:
+            await self.app(scope, receive, send)
+            return
+        body, replayed_receive = await buffered_body(receive)
+        if json_rpc_method(body)[0] == "server/discover":
+            # Until the client gives up (the disconnect arrives) or the server stops.
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            return
         await self.app(scope, replayed_receive, send)
 
 
@@ -1074,12 +1108,15 @@ def build_app(
     resumable: bool = False,
     region_header: str = "Region",
     stateless: bool = False,
+    stall_discover: bool = False,
 ) -> Any:
     """The Starlette app: `/mcp` (both eras), CORS unless `cors_origins` is None, static files.
 
     `resumable`: an event store and `retry: 200` (see `--resumable` in the module docstring).
     """
     app = _build_app(host, cors_origins, static_dir, state_key, resumable, region_header, stateless)
+    if stall_discover:
+        app = StallDiscoverMiddleware(app)
     return TraceMiddleware(app, trace) if trace else app
 
 
@@ -1159,6 +1196,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the SDK's stateless_http: 2025-11-25 sessions get no Mcp-Session-Id (and no GET stream)",
     )
+    parser.add_argument(
+        "--stall-discover",
+        action="store_true",
+        help="never answer server/discover (a client's Auto probe must time out and fall back)",
+    )
     args = parser.parse_args(argv)
     cors = None if args.no_cors else (args.cors_origins or [])
     app = build_app(
@@ -1170,6 +1212,7 @@ def main(argv: list[str] | None = None) -> int:
         resumable=args.resumable,
         region_header=args.region_header,
         stateless=args.stateless,
+        stall_discover=args.stall_discover,
     )
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
