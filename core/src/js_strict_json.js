@@ -42,12 +42,17 @@ export function strictJson(value, omitUndefinedMembers) {
   const holders = [];
   const keys = [];
   const replacer = function (key, member) {
+    const t = typeof member;
+    // The common case, first and without bookkeeping: the stack of holders is only read
+    // for objects and refusals, and is trimmed then.
+    if (t === "string" || t === "number" || t === "boolean" || member === null) {
+      return member;
+    }
     // `this` is the object holding `key`: the holders after it are finished.
     while (holders.length > 0 && holders[holders.length - 1] !== this) {
       holders.pop();
       keys.pop();
     }
-    const t = typeof member;
     // The member's pointer; only asked below the root (holders not empty).
     const where = () => pointer([...keys.slice(1), key]);
     // Returning undefined leaves an object member out (an array element would be null).
