@@ -332,3 +332,28 @@ fn the_get_stream_omits_an_unusable_last_event_id() {
         assert_eq!(get.header("mcp-session-id"), Some("2371abc"));
     }
 }
+
+#[test]
+fn a_404_on_a_request_of_a_session_already_given_up_leaves_the_new_state_alone() {
+    let mut s = ready_session();
+    let (first, _) = s.request("tools/call", None).unwrap();
+    let (second, _) = s.request("tools/call", None).unwrap();
+    let not_found = br#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Session not found"}}"#;
+    let ev = s.on_http_failure(Some(&first), 404, Some("application/json"), not_found);
+    assert!(matches!(ev, Some(LegacyEvent::SessionExpired)), "{ev:?}");
+    // The caller renews the session; the second request's 404 arrives meanwhile.
+    let init = s.initialize_request().unwrap();
+    assert_eq!(body(&init)["method"], "initialize");
+    let ev = s.on_http_failure(Some(&second), 404, Some("application/json"), not_found);
+    assert!(matches!(ev, Some(LegacyEvent::SessionExpired)), "{ev:?}");
+    assert_eq!(s.state(), SessionState::Initializing, "the renewal goes on");
+    let init_id = s.initialize_id().cloned();
+    assert!(s
+        .on_http_status(init_id.as_ref(), 200, Some("session-2"))
+        .is_none());
+    assert_eq!(s.session_id(), Some("session-2"));
+    // And a stale 404 after the new session is up does not forget it.
+    let ev = s.on_http_status(Some(&second), 404, None);
+    assert!(matches!(ev, Some(LegacyEvent::SessionExpired)), "{ev:?}");
+    assert_eq!(s.session_id(), Some("session-2"));
+}

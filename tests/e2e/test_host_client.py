@@ -375,3 +375,32 @@ def test_legacy_without_a_session_opens_no_get_stream(driver: Any, www: Any, mak
     exchanges = [json.loads(line) for line in trace.read_text().splitlines()]
     assert any(e["method"] == "POST" for e in exchanges), exchanges
     assert not any(e["method"] == "GET" for e in exchanges), [e["method"] for e in exchanges]
+
+
+def test_legacy_requests_meeting_a_restarted_server_share_one_new_session(
+    driver: Any, www: Any, make_demo_server: Any, artifacts: Any
+) -> None:
+    """After a restart, two calls sent at once both get 404 for the old session: one
+    handshake renews it for both, and both calls go through."""
+    server = make_demo_server()
+    open_host(driver, www, server, LEGACY)
+    server.stop()
+    server.start()
+    driver.execute_script(
+        """
+        const c = window.mcpClient;
+        window.both = null;
+        Promise.all([c.callTool("plan_route", {stops: [{city: "Oslo"}]}),
+                     c.callTool("plan_route", {stops: [{city: "Rome"}]})])
+          .then(r => { window.both = r.map(x => x.content[0].text); },
+                e => { window.both = "failed: " + e.message; });
+        """
+    )
+    from harness import wait_for
+
+    both = wait_for(driver, lambda d: d.execute_script("return window.both"), "both calls to end")
+    assert both == ["route: Oslo (1 night)", "route: Rome (1 night)"]
+    trace = artifacts / "logs" / f"demo-server-{server.port}-{server.starts}.trace.jsonl"
+    server.stop()
+    methods = [json.loads(line)["request_body"] for line in trace.read_text().splitlines()]
+    assert sum('"method":"initialize"' in body.replace(" ", "") for body in methods) == 1, methods

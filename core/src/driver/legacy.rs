@@ -23,7 +23,9 @@
 //! An HTTP 404 on a request that carried a session id means the server has
 //! forgotten the session: [`LegacySession::on_http_status`] returns
 //! [`LegacyEvent::SessionExpired`], forgets the session, and the caller says
-//! so and starts over with [`LegacySession::initialize_request`].
+//! so and starts over with [`LegacySession::initialize_request`]. A 404 on a
+//! request sent before that (several were in flight) is `SessionExpired` too,
+//! but leaves the state alone: renew once, then resend them all.
 //!
 //! ```
 //! use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession};
@@ -355,6 +357,12 @@ impl LegacySession {
         if (200..300).contains(&status) {
             return None;
         }
+        if status == 404 && !is_init && self.is_stale(id) {
+            // Sent on a session already given up (another request's 404 came first, or a
+            // new session began since): that session is gone, the current state is not
+            // this request's to forget. The caller renews once and resends.
+            return Some(LegacyEvent::SessionExpired);
+        }
         if status == 404 && self.session_id.is_some() && !is_init {
             self.session_id = None;
             self.negotiated_version = None;
@@ -386,7 +394,7 @@ impl LegacySession {
         content_type: Option<&str>,
         body: &[u8],
     ) -> Option<LegacyEvent> {
-        if !(status == 404 && self.session_id.is_some()) {
+        if !(status == 404 && (self.session_id.is_some() || self.is_stale(id))) {
             if let Ok(texts) = super::http::messages_from_body(content_type, body) {
                 for text in texts {
                     if let Ok(Incoming::Error { error, .. }) = parse_message(&text) {
@@ -405,6 +413,12 @@ impl LegacySession {
             }
         }
         self.on_http_status(id, status, None)
+    }
+
+    /// Whether request `id` was sent on a session this machine has since given up: it is no
+    /// longer pending (forgetting or starting a session clears them all).
+    fn is_stale(&self, id: Option<&RequestId>) -> bool {
+        id.is_some_and(|id| !self.pending.contains_key(id))
     }
 
     /// Routes one JSON-RPC message text from any of the session's streams.

@@ -73,6 +73,11 @@ struct Inner {
     closed: Cell<bool>,
     /// Numbers the -32042 cards, whose `elicitationId` may be absent or repeated.
     url_required_cards: Cell<u64>,
+    /// Counts completed handshakes, so requests that all met the same expired session
+    /// renew it once between them.
+    epoch: Cell<u64>,
+    /// Held while a renewal's handshake runs; requests wait for it before sending.
+    renewal: futures::lock::Mutex<()>,
 }
 
 impl LegacySession {
@@ -94,6 +99,8 @@ impl LegacySession {
                 get_stream: RefCell::new(None),
                 closed: Cell::new(false),
                 url_required_cards: Cell::new(0),
+                epoch: Cell::new(0),
+                renewal: futures::lock::Mutex::new(()),
             }),
         };
         session.handshake().await?;
@@ -138,6 +145,7 @@ impl LegacySession {
                     // Without a session (a stateless server) a GET stream has nothing to
                     // carry and would only hold a connection open (the SDK's client skips it
                     // too).
+                    self.inner.epoch.set(self.inner.epoch.get().wrapping_add(1));
                     let has_session = self.inner.machine.borrow().session_id().is_some();
                     if has_session {
                         self.open_get_stream();
@@ -192,18 +200,34 @@ impl LegacySession {
         params: Map<String, Value>,
     ) -> Result<Box<RawValue>, ClientError> {
         let params = Value::Object(params);
+        // A renewal under way (another request met the expired session) ends first.
+        drop(self.inner.renewal.lock().await);
+        let epoch = self.inner.epoch.get();
         match self.request_once(method, &params).await {
             Err(ClientError::Driver(DriverError::SessionExpired)) => {
-                self.handshake().await?;
-                (self.inner.sink)(ClientEvent::Notice(
-                    "The server had forgotten the session (it expired or restarted); \
-                     connected again with a new session."
-                        .into(),
-                ));
+                if self.renew(epoch).await? {
+                    (self.inner.sink)(ClientEvent::Notice(
+                        "The server had forgotten the session (it expired or restarted); \
+                         connected again with a new session."
+                            .into(),
+                    ));
+                }
                 self.request_once(method, &params).await
             }
             other => other,
         }
+    }
+
+    /// Renews the session that expired under a request sent in handshake `epoch`, unless
+    /// another request already did (then `false`): several requests in flight when a
+    /// server restarts all meet the 404, and one new session serves them all.
+    async fn renew(&self, epoch: u64) -> Result<bool, ClientError> {
+        let _renewing = self.inner.renewal.lock().await;
+        if self.inner.epoch.get() != epoch {
+            return Ok(false);
+        }
+        self.handshake().await?;
+        Ok(true)
     }
 
     async fn request_once(
@@ -399,6 +423,7 @@ impl LegacySession {
             .machine
             .borrow()
             .answer_elicitation(&request_id, &result)?;
+        let epoch = self.inner.epoch.get();
         let mut response = self.send(&request).await?;
         match self.status_failure(None, &mut response).await? {
             None => {
@@ -409,7 +434,7 @@ impl LegacySession {
             Some(ClientError::Driver(DriverError::SessionExpired)) => {
                 // The server restarted: its request is gone. Keep the answer for the same
                 // question on a new session; the caller re-runs the call.
-                self.handshake().await?;
+                self.renew(epoch).await?;
                 let lost = self.inner.pending.borrow_mut().remove(id);
                 let Some(lost) = lost else {
                     return Err(ClientError::UnknownElicitation(id.to_owned()));
