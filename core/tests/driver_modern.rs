@@ -738,3 +738,25 @@ fn a_header_mismatch_on_a_prompt_or_resource_is_final() {
         assert!(call.request().is_err());
     }
 }
+
+/// Nothing in flight, nothing to fail: a late or stray failure can neither revive a
+/// finished call (resending a side-effecting tools/call) nor send a half-answered round.
+#[test]
+fn failures_with_no_request_in_flight_are_ignored() {
+    // Finished.
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let done = call.on_message(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
+    assert!(matches!(done, ModernStep::Complete(_)), "{done:?}");
+    assert!(matches!(call.on_message("not json"), ModernStep::Ignored));
+    assert!(matches!(call.on_http_failure(503, None, b""), ModernStep::Ignored));
+    assert!(call.is_finished());
+    assert!(call.request().is_err());
+    // Waiting for answers.
+    let mut call = delete_folder();
+    call.request().unwrap();
+    call.on_message(&input_required(1, CONFIRM, Some(STATE)));
+    assert!(matches!(call.on_message("garbage"), ModernStep::Ignored));
+    assert!(matches!(call.on_http_failure(503, None, b""), ModernStep::Ignored));
+    assert!(call.request().is_err(), "the round still waits for its answer");
+}

@@ -203,8 +203,9 @@ pub enum ModernStep {
     /// pass the tool's `inputSchema` to [`ModernCall::set_input_schema`]
     /// (`None` when it is no longer listed), then send
     /// [`ModernCall::request`]: the same round again, with the headers the
-    /// fresh schema asks for. When the listing cannot be fetched, the call
-    /// has failed with `mismatch` (the server's -32020, to show).
+    /// fresh schema asks for. When the listing cannot be fetched the call is
+    /// still resendable (the caller decides: resend later, or give up and show
+    /// `mismatch`, the server's -32020).
     RefreshToolSchema {
         tool: String,
         mismatch: DriverError,
@@ -370,9 +371,13 @@ impl ModernCall {
 
     /// Feeds one JSON-RPC message text from the response (a JSON body, or one
     /// SSE event). A text that is not JSON-RPC fails the attempt, resendably.
+    /// With no request in flight there is no attempt to fail: ignored, so a
+    /// late message can neither revive a finished call nor send a round
+    /// before all its answers are in.
     pub fn on_message(&mut self, text: &str) -> ModernStep {
         let message = match parse_message(text) {
             Ok(m) => m,
+            Err(_) if self.phase != Phase::Sent => return ModernStep::Ignored,
             Err(e) => return self.fail(e.into()),
         };
         match message {
@@ -388,13 +393,19 @@ impl ModernCall {
 
     /// A non-2xx HTTP answer. A JSON-RPC error in the body is preferred to
     /// the status (the SDK sends -32020/-32021/-32022 with HTTP 400) and ends
-    /// the call; a bare 5xx/408/429 leaves it resendable.
+    /// the call (but a tools/call's first -32020 of a round, see
+    /// [`ModernStep::RefreshToolSchema`]); a bare 5xx/408/429 leaves it
+    /// resendable. Ignored with no request in flight, as in
+    /// [`on_message`](Self::on_message).
     pub fn on_http_failure(
         &mut self,
         status: u16,
         content_type: Option<&str>,
         body: &[u8],
     ) -> ModernStep {
+        if self.phase != Phase::Sent {
+            return ModernStep::Ignored;
+        }
         let error = super::http::failure_from_http(status, content_type, body);
         self.fail_or_refresh(error)
     }
