@@ -749,7 +749,10 @@ fn failures_with_no_request_in_flight_are_ignored() {
     let done = call.on_message(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
     assert!(matches!(done, ModernStep::Complete(_)), "{done:?}");
     assert!(matches!(call.on_message("not json"), ModernStep::Ignored));
-    assert!(matches!(call.on_http_failure(503, None, b""), ModernStep::Ignored));
+    assert!(matches!(
+        call.on_http_failure(503, None, b""),
+        ModernStep::Ignored
+    ));
     assert!(call.is_finished());
     assert!(call.request().is_err());
     // Waiting for answers.
@@ -757,6 +760,12 @@ fn failures_with_no_request_in_flight_are_ignored() {
     call.request().unwrap();
     call.on_message(&input_required(1, CONFIRM, Some(STATE)));
     assert!(matches!(call.on_message("garbage"), ModernStep::Ignored));
-    assert!(matches!(call.on_http_failure(503, None, b""), ModernStep::Ignored));
-    assert!(call.request().is_err(), "the round still waits for its answer");
+    assert!(matches!(
+        call.on_http_failure(503, None, b""),
+        ModernStep::Ignored
+    ));
+    assert!(
+        call.request().is_err(),
+        "the round still waits for its answer"
+    );
 }
