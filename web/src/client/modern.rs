@@ -7,8 +7,8 @@
 //! Answers reach the running call through a channel: the UI calls [`ModernSession::answer`]
 //! per card; the last answer of a round hands all of them to the call loop, which records
 //! them in a copy of the machine, sends the replay and reports back whether that POST
-//! worked. A failed replay keeps the round (and the answers already given), so the user
-//! can resend, even with a changed answer.
+//! worked. A replay that did not get through (network, 5xx, a cut stream) keeps the round
+//! (and the answers already given), so the user can resend, even with a changed answer.
 //!
 //! Several calls may wait for input at once (the host calls two tools; the user calls
 //! one tool twice): each call has its own round, and a card's routing id
@@ -16,6 +16,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures::channel::{mpsc, oneshot};
 use futures::StreamExt;
@@ -34,7 +35,7 @@ pub use mcp_elicit::driver::modern::Original;
 use super::config::{ClientConfig, SamplingHandler};
 use super::events::{ClientError, ClientEvent, EventSink};
 use super::exchange::{self, Messages};
-use crate::transport::sleep;
+use crate::transport::{sleep, TransportError};
 
 /// A modern-era connection: no handshake, no session; just the endpoint and our identity.
 pub struct ModernSession {
@@ -43,8 +44,11 @@ pub struct ModernSession {
     sampling: Option<SamplingHandler>,
     sink: EventSink,
     next_id: Cell<i64>,
-    /// Numbers the calls, for the routing ids of their cards.
-    calls: Cell<u64>,
+    /// Set by [`abandon`](Self::abandon): a call still running shows nothing more.
+    closed: Cell<bool>,
+    /// Tool schemas listed afresh after a -32020, by tool name (`None`: no longer
+    /// listed), used by later calls instead of the caller's stale one.
+    fresh_schemas: RefCell<HashMap<String, Option<Value>>>,
     /// The round each call waits on the user for, by call number.
     rounds: RefCell<HashMap<u64, PendingRound>>,
 }
@@ -76,7 +80,8 @@ impl ModernSession {
             sampling: config.sampling,
             sink,
             next_id: Cell::new(1),
-            calls: Cell::new(0),
+            closed: Cell::new(false),
+            fresh_schemas: RefCell::new(HashMap::new()),
             rounds: RefCell::new(HashMap::new()),
         }
     }
@@ -112,9 +117,18 @@ impl ModernSession {
 
     /// Runs `original` (e.g. a `tools/call`) to its final result through as many input
     /// rounds as the server needs, as the core's machine decides.
-    pub async fn call(&self, original: Original) -> Result<Box<RawValue>, ClientError> {
-        let number = self.calls.get().wrapping_add(1);
-        self.calls.set(number);
+    pub async fn call(&self, mut original: Original) -> Result<Box<RawValue>, ClientError> {
+        if let Original::CallTool {
+            name, input_schema, ..
+        } = &mut original
+        {
+            if let Some(fresh) = self.fresh_schemas.borrow().get(name.as_str()) {
+                input_schema.clone_from(fresh);
+            }
+        }
+        // Unique across sessions too: cards of an abandoned connection's call must never
+        // route to a call of the next one.
+        let number = CALL_NUMBERS.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         let mut call = ModernCall::new(self.config.clone(), original, self.next_id.get());
         let outcome = self.drive(number, &mut call).await;
         self.rounds.borrow_mut().remove(&number);
@@ -149,6 +163,9 @@ impl ModernSession {
                         // Sampling was all this round asked for.
                         step = self.exchange(call).await?;
                         continue;
+                    }
+                    if self.closed.get() {
+                        return Err(ClientError::NotConnected);
                     }
                     let keys: Vec<String> = elicitations.iter().map(|e| e.key.clone()).collect();
                     let (submit, submitted) = mpsc::unbounded();
@@ -204,7 +221,8 @@ impl ModernSession {
     }
 
     /// Waits for the user's answers to the round, records them in a copy of the machine and
-    /// sends the replay; a transport failure keeps the round for a resend.
+    /// sends the replay; a failure that did not get through ([`resendable`]) keeps the
+    /// round, with the answers, for a resend.
     async fn answer_round(
         &self,
         call: &mut ModernCall,
@@ -229,11 +247,8 @@ impl ModernSession {
                 Ok(ModernStep::Failed(err)) if err.is_resendable() => {
                     let _ = done.send(Err(ClientError::Driver(err)));
                 }
-                Err(ClientError::Driver(err)) if err.is_resendable() => {
-                    let _ = done.send(Err(ClientError::Driver(err)));
-                }
-                Err(ClientError::Transport(err)) => {
-                    let _ = done.send(Err(ClientError::Transport(err)));
+                Err(err) if resendable(&err) => {
+                    let _ = done.send(Err(err));
                 }
                 Ok(step) => {
                     *call = attempt;
@@ -263,9 +278,13 @@ impl ModernSession {
                 Ok(ModernStep::RefreshToolSchema { tool, mismatch }) => {
                     match self.listed_schema(&tool).await {
                         Ok(schema) => call.set_input_schema(schema),
-                        // The mismatch is what went wrong; the failed list only kept us
+                        // The listing did not get through: an accident like any other,
+                        // so a replay keeps its round and answers for a resend (which
+                        // meets the same recovery).
+                        Err(err) if resendable(&err) => return Err(err),
+                        // The mismatch is what went wrong; the refused list only kept us
                         // from mending it.
-                        Err(_) => return Ok(ModernStep::Failed(mismatch)),
+                        Err(_) => return Err(mismatch.into()),
                     }
                 }
                 other => return other,
@@ -281,11 +300,15 @@ impl ModernSession {
             (page.tools, page.next_cursor)
         })
         .await?;
-        Ok(self
+        let schema = self
             .keep_valid_tools(tools)
             .into_iter()
             .find(|t| t.name == name)
-            .map(|t| t.input_schema))
+            .map(|t| t.input_schema);
+        self.fresh_schemas
+            .borrow_mut()
+            .insert(name.to_owned(), schema.clone());
+        Ok(schema)
     }
 
     async fn exchange_once(
@@ -312,8 +335,9 @@ impl ModernSession {
     }
 
     /// Records the user's answer to the card routed as `id`. The last answer of a round
-    /// sends the replay and resolves once it was delivered (or failed: then the round stays
-    /// pending).
+    /// sends the replay and resolves once it was delivered, or with the error: a replay that
+    /// did not get through keeps the round pending for a resend; the server's refusal ends
+    /// the call.
     pub async fn answer(&self, id: &str, result: ElicitResult) -> Result<(), ClientError> {
         let unknown = || ClientError::UnknownElicitation(id.to_owned());
         let (number, key) = parse_route(id).ok_or_else(unknown)?;
@@ -360,9 +384,28 @@ impl ModernSession {
         kept
     }
 
-    /// Ends every pending round (their calls' futures then fail with "not connected").
+    /// Ends every pending round (their calls' futures then fail with "not connected"), and
+    /// keeps calls still running from showing new cards.
     pub fn abandon(&self) {
+        self.closed.set(true);
         self.rounds.borrow_mut().clear();
+    }
+}
+
+/// Numbers every modern call of the page, for the routing ids of its cards.
+static CALL_NUMBERS: AtomicU64 = AtomicU64::new(0);
+
+/// Whether a failed attempt never reached a verdict of the server, so sending the same
+/// round again may work: the network, a page instead of an answer, a cut stream. Not a
+/// request the browser refused to make, nor one we cancelled.
+fn resendable(err: &ClientError) -> bool {
+    match err {
+        ClientError::Transport(TransportError::Unsendable { .. } | TransportError::Aborted) => {
+            false
+        }
+        ClientError::Transport(_) => true,
+        ClientError::Driver(e) => e.is_resendable(),
+        _ => false,
     }
 }
 
