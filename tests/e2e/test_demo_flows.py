@@ -219,6 +219,16 @@ def test_legacy_url_elicitation_required_then_retry(driver: Any, app_url: Any, d
     app_error(driver, "open_vault")
     url_card = card(driver, "url", "Sign in to open vault v1.")
     assert "https://vault.example.com/unlock/v1" in url_card.text
+    # Retrying before the URL step meets the same -32042: its card replaces the first
+    # (the old element goes), rather than piling up beside it.
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+
+    button(driver, "Retry call").click()
+    wait_for(driver, expected_conditions.staleness_of(url_card), "the retry's card to replace the first")
+    app_error(driver, "open_vault")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "[data-elicitation][data-mode=url]")) == 1
+    url_card = card(driver, "url", "Sign in to open vault v1.")
     before = set(driver.window_handles)
     button(url_card, "Open in new tab").click()
     wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")

@@ -34,8 +34,9 @@ const GET_RETRY_MAX_MS: u32 = 30_000;
 
 /// Prefix of the keys (and routing ids) of URL elicitations that came in a -32042 error
 /// (they have no JSON-RPC id to answer: the user just opens them, then retries the call).
-/// The routing id of a server request is its id as JSON (`5`, `"5"`), which never starts
-/// with this prefix, so a server cannot make its request pass for one of these.
+/// The routing id of a server request starts with the session's handshake count
+/// ([`route_of`]), never with this prefix, so a server cannot make its request pass for
+/// one of these.
 pub const URL_REQUIRED_KEY_PREFIX: &str = "url-required:";
 
 /// A server request shown in the UI.
@@ -71,7 +72,7 @@ struct Inner {
     /// Aborts the GET stream on disconnect.
     get_stream: RefCell<Option<AbortController>>,
     closed: Cell<bool>,
-    /// Numbers the -32042 cards, whose `elicitationId` may be absent or repeated.
+    /// Numbers the -32042 cards whose `elicitationId` is absent.
     url_required_cards: Cell<u64>,
     /// Counts completed handshakes, so requests that all met the same expired session
     /// renew it once between them.
@@ -296,12 +297,19 @@ impl LegacySession {
     fn show_required_urls(&self, error: &DriverError) {
         if let DriverError::UrlElicitationRequired { elicitations, .. } = error {
             for params in elicitations {
-                let n = self.inner.url_required_cards.get().wrapping_add(1);
-                self.inner.url_required_cards.set(n);
-                let key = format!("{URL_REQUIRED_KEY_PREFIX}{}", params.elicitation_id);
+                let eid = &params.elicitation_id;
+                // A retried call's -32042 names the same elicitation again: same id, so
+                // its card replaces the earlier one. Entries without an id get their own.
+                let id = if eid.is_empty() {
+                    let n = self.inner.url_required_cards.get().wrapping_add(1);
+                    self.inner.url_required_cards.set(n);
+                    format!("{URL_REQUIRED_KEY_PREFIX}unnamed:{n}")
+                } else {
+                    format!("{URL_REQUIRED_KEY_PREFIX}id:{eid}")
+                };
                 (self.inner.sink)(ClientEvent::Elicit {
-                    id: format!("{URL_REQUIRED_KEY_PREFIX}{n}:{}", params.elicitation_id),
-                    key,
+                    id,
+                    key: format!("{URL_REQUIRED_KEY_PREFIX}{eid}"),
                     params: ElicitRequestParams::Url(params.clone()),
                 });
             }
@@ -346,7 +354,7 @@ impl LegacySession {
             }
             return;
         }
-        let route = route_of(&id);
+        let route = route_of(self.inner.epoch.get(), &id);
         let key = key_of(&id);
         self.inner.pending.borrow_mut().insert(
             route.clone(),
@@ -552,13 +560,15 @@ fn resumable(ended: &Result<Option<String>, ClientError>) -> bool {
     )
 }
 
-/// The routing id of a server request: its JSON-RPC id as JSON (`1`, `"1"`), so ids that
-/// show the same ([`key_of`]) stay apart.
-fn route_of(id: &RequestId) -> String {
-    match id {
+/// The routing id of a server request: the handshake count of its session (a restarted
+/// server numbers its requests from 0 again) and its JSON-RPC id as JSON (`1`, `"1"`, so
+/// ids that show the same, [`key_of`], stay apart).
+fn route_of(epoch: u64, id: &RequestId) -> String {
+    let id = match id {
         RequestId::Number(n) => n.to_string(),
         RequestId::String(s) => Value::String(s.clone()).to_string(),
-    }
+    };
+    format!("{epoch}/{id}")
 }
 
 /// The UI key of a server request: its JSON-RPC id as text (`1`, or the string itself).
