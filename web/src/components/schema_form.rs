@@ -35,8 +35,9 @@ fn focus_first(root: &web_sys::Element) {
 
 /// Focuses the first field whose check failed, so keyboard and screen-reader users land
 /// on it. Found by the field's element id, not by `[aria-invalid]`: Leptos writes the
-/// attributes only after this runs (the error signals were just set).
-fn focus_first_invalid(fields: &[FieldState]) {
+/// attributes only after this runs (the error signals were just set). Looked up inside
+/// the form, so it works where `document` cannot see it (a host's shadow root).
+fn focus_first_invalid(form: &web_sys::Element, fields: &[FieldState]) {
     let Some(id) = fields
         .iter()
         .find(|f| f.error.with_untracked(Option::is_some))
@@ -44,9 +45,11 @@ fn focus_first_invalid(fields: &[FieldState]) {
     else {
         return;
     };
-    let el = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(&id))
+    // Our ids are `mce-<n>-f<i>[-o<j>]`: nothing to escape in the selector.
+    let el = form
+        .query_selector(&format!("[id=\"{id}\"]"))
+        .ok()
+        .flatten()
         .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
     if let Some(el) = el {
         let _ = el.focus();
@@ -131,7 +134,11 @@ pub fn SchemaForm(
             fields_submit.with_value(|f| spec_submit.with_value(|s| form_state::submit(s, f)));
         match content {
             Some(c) => on_submit.run(c),
-            None => fields_submit.with_value(|f| focus_first_invalid(f)),
+            None => {
+                if let Some(form) = form_ref.get_untracked() {
+                    fields_submit.with_value(|f| focus_first_invalid(&form, f));
+                }
+            }
         }
     };
 
