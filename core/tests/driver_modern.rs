@@ -639,16 +639,22 @@ fn a_header_mismatch_as_a_json_rpc_message_and_then_success() {
     assert!(matches!(done, ModernStep::Complete(_)), "{done:?}");
 }
 
-/// The allowance is per round: a network failure between the refresh and the second
-/// mismatch does not renew it; a new input round does.
-#[test]
-fn the_mismatch_allowance_is_one_per_round() {
+/// A `book_in_region` call sent without its schema, whose first -32020 asked for a refresh.
+fn refreshed_once() -> ModernCall {
     let mut call = book_in_region(None);
     call.request().unwrap();
     assert!(matches!(
         call.on_http_failure(400, Some("application/json"), MISMATCH),
         ModernStep::RefreshToolSchema { .. }
     ));
+    call
+}
+
+/// The allowance is per round: a network failure between the refresh and the second
+/// mismatch does not renew it; a new input round does.
+#[test]
+fn the_mismatch_allowance_is_one_per_round() {
+    let mut call = refreshed_once();
     call.set_input_schema(Some(region_schema()));
     call.request().unwrap();
     call.on_network_failure();
@@ -659,12 +665,7 @@ fn the_mismatch_allowance_is_one_per_round() {
     ));
 
     // Round 0 uses its allowance, round 1 (the replay) has its own.
-    let mut call = book_in_region(None);
-    call.request().unwrap();
-    assert!(matches!(
-        call.on_http_failure(400, Some("application/json"), MISMATCH),
-        ModernStep::RefreshToolSchema { .. }
-    ));
+    let mut call = refreshed_once();
     call.set_input_schema(Some(region_schema()));
     call.request().unwrap();
     let step = call.on_message(&input_required(2, CONFIRM, Some(STATE)));
@@ -693,12 +694,7 @@ fn the_mismatch_allowance_is_one_per_round() {
     ));
 
     // A state-only round is a new round too.
-    let mut call = book_in_region(None);
-    call.request().unwrap();
-    assert!(matches!(
-        call.on_http_failure(400, Some("application/json"), MISMATCH),
-        ModernStep::RefreshToolSchema { .. }
-    ));
+    let mut call = refreshed_once();
     call.request().unwrap();
     assert!(matches!(
         call.on_message(

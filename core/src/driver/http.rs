@@ -76,8 +76,11 @@ impl HttpRequest {
     }
 }
 
-/// Whether `fetch` sends `value` as a request header exactly as given, so the
-/// IO layer can check a value before handing it to the browser:
+/// Whether `fetch` sends `value` as a request header exactly as given. The
+/// headers this crate builds from server text (resume tokens, `Mcp-Param-*`)
+/// satisfy it, as the tests check; the web layer still sets headers through
+/// the browser's fallible `Headers.set`, so a value that does not is an error
+/// there, never a throw. The rule:
 /// - every character is at most U+00FF (header values are WebIDL byte
 ///   strings: anything above makes `fetch` throw a `TypeError`);
 /// - no NUL, CR or LF (the Fetch standard's "header value": `fetch` throws);
