@@ -12,6 +12,11 @@
 //! Memory is bounded: a line, or one event's accumulated data, longer than
 //! [`SseDecoder::with_limit`]'s limit (default [`DEFAULT_LIMIT`]) is a clear
 //! error instead of unbounded growth against a server that never ends a line.
+//! The last event id is kept only when it can be sent back (at most
+//! [`MAX_EVENT_ID_LEN`] bytes, see [`resume_token`]), and the events of a
+//! stream share that one copy, so an event costs memory in proportion to its
+//! own lines, whatever id came before it. [`SseDecoder::feed_each`] hands
+//! events over one at a time, for callers that keep only some of them.
 //!
 //! ```
 //! use mcp_elicit::sse::SseDecoder;
@@ -22,17 +27,28 @@
 //! ```
 
 use std::fmt;
+use std::sync::Arc;
 
 /// Default bound on one line and on one event's data: 16 MiB.
 pub const DEFAULT_LIMIT: usize = 16 * 1024 * 1024;
+
+/// The longest event id kept, in bytes: 1 KiB. An id is only worth keeping to
+/// send back as `Last-Event-ID`, and servers use short ones (the SDK's are a
+/// stream id and a counter, under 100 bytes); a longer one is treated like any
+/// other unusable id: "no id", so a reconnection sends no `Last-Event-ID`.
+/// Without this cap a server could make the client hold (and send back) a
+/// 16 MiB header.
+pub const MAX_EVENT_ID_LEN: usize = 1024;
 
 /// `id` when it can be sent back as `Last-Event-ID` to resume a stream, else
 /// `None` (then the stream cannot be resumed from it).
 ///
 /// The id must reach the server exactly as the server wrote it, so only these
-/// are tokens: non-empty; printable ASCII (`!` to `~`) with spaces or tabs
-/// only between other characters. Why each rule:
+/// are tokens: non-empty, at most [`MAX_EVENT_ID_LEN`] bytes; printable ASCII
+/// (`!` to `~`) with spaces or tabs only between other characters. Why each rule:
 /// - an empty id means "no id" (WHATWG), nothing to resume from;
+/// - a longer id than the cap is no id a real server sends, and holding it
+///   costs memory a server chooses;
 /// - a character above U+00FF makes `fetch` throw (header values are byte
 ///   strings), and one in U+0080..=U+00FF is sent as a single Latin-1 byte,
 ///   not the server's UTF-8 bytes, so the server would get a different id
@@ -46,6 +62,9 @@ pub const DEFAULT_LIMIT: usize = 16 * 1024 * 1024;
 /// Every token is also a [`crate::driver::http::is_header_value`].
 pub fn resume_token(id: &str) -> Option<&str> {
     let bytes = id.as_bytes();
+    if bytes.len() > MAX_EVENT_ID_LEN {
+        return None;
+    }
     let edge_ok = |b: Option<&u8>| b.is_some_and(|b| (0x21..=0x7E).contains(b));
     let inner_ok = bytes
         .iter()
@@ -60,9 +79,10 @@ pub struct SseEvent {
     pub event: String,
     /// The `data` lines joined with `\n`.
     pub data: String,
-    /// The last event id seen on the stream so far (it persists across events;
-    /// an empty `id` field resets it to `None`).
-    pub id: Option<String>,
+    /// The stream's last event id so far, when it is a [`resume_token`]: it
+    /// persists across events; an empty `id` field, or one that is not a
+    /// token, resets it to `None`. Shared by every event that carries it.
+    pub id: Option<Arc<str>>,
     /// A `retry` (milliseconds) given within this event, if any.
     pub retry: Option<u64>,
 }
@@ -108,7 +128,7 @@ pub struct SseDecoder {
     has_data: bool,
     retry: Option<u64>,
     last_retry: Option<u64>,
-    last_id: Option<String>,
+    last_id: Option<Arc<str>>,
 }
 
 impl Default for SseDecoder {
@@ -139,9 +159,10 @@ impl SseDecoder {
         }
     }
 
-    /// The stream's last event id, as the standard keeps it: `None` before any
-    /// `id` field and after one with an empty value (which resets it). Pass it
-    /// through [`resume_token`] before sending it as `Last-Event-ID`.
+    /// The stream's last event id: `None` before any `id` field, and after one
+    /// with an empty value (which resets it, as the standard says) or one that
+    /// is not a [`resume_token`] (which this decoder does not keep). So it is
+    /// always a token, ready to send as `Last-Event-ID`.
     pub fn last_event_id(&self) -> Option<&str> {
         self.last_id.as_deref()
     }
@@ -152,11 +173,23 @@ impl SseDecoder {
     }
 
     /// Decodes one chunk; returns the events it completed.
-    pub fn feed(&mut self, mut chunk: &[u8]) -> Result<Vec<SseEvent>, SseError> {
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, SseError> {
+        let mut out = Vec::new();
+        self.feed_each(chunk, |e| out.push(e))?;
+        Ok(out)
+    }
+
+    /// Decodes one chunk, handing each completed event to `on_event` as soon as
+    /// it is complete: a caller that keeps only some events never holds the
+    /// others. On an error the events before it have been handed over.
+    pub fn feed_each(
+        &mut self,
+        mut chunk: &[u8],
+        mut on_event: impl FnMut(SseEvent),
+    ) -> Result<(), SseError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
-        let mut out = Vec::new();
         if self.after_cr && !chunk.is_empty() {
             self.after_cr = false;
             if let Some(rest) = chunk.strip_prefix(b"\n") {
@@ -167,7 +200,7 @@ impl SseDecoder {
             let (head, tail) = chunk.split_at(pos);
             self.push_bytes(head)?;
             let line = std::mem::take(&mut self.line);
-            self.process_line(&line, &mut out)?;
+            self.process_line(&line, &mut on_event)?;
             // `tail` starts with the terminator; a CR may be followed by LF.
             let is_cr = tail.first() == Some(&b'\r');
             chunk = tail.get(1..).unwrap_or(&[]);
@@ -179,8 +212,7 @@ impl SseDecoder {
                 }
             }
         }
-        self.push_bytes(chunk)?;
-        Ok(out)
+        self.push_bytes(chunk)
     }
 
     /// Ends the stream. Per the standard an unfinished event is discarded;
@@ -221,7 +253,11 @@ impl SseDecoder {
         self.retry = None;
     }
 
-    fn process_line(&mut self, raw: &[u8], out: &mut Vec<SseEvent>) -> Result<(), SseError> {
+    fn process_line(
+        &mut self,
+        raw: &[u8],
+        on_event: &mut impl FnMut(SseEvent),
+    ) -> Result<(), SseError> {
         let mut bytes = raw;
         if self.at_start {
             self.at_start = false;
@@ -230,7 +266,7 @@ impl SseDecoder {
             }
         }
         if bytes.is_empty() {
-            self.dispatch(out);
+            self.dispatch(on_event);
             return Ok(());
         }
         let line = String::from_utf8_lossy(bytes);
@@ -258,9 +294,11 @@ impl SseDecoder {
                 self.has_data = true;
             }
             // WHATWG: a NUL makes the field ignored; an empty value resets the
-            // last event id (a reconnection then sends no `Last-Event-ID`).
+            // last event id (a reconnection then sends no `Last-Event-ID`), and
+            // so does an id that cannot be sent back: resuming from an older id
+            // instead would replay events already delivered.
             "id" if !value.contains('\0') => {
-                self.last_id = (!value.is_empty()).then(|| value.to_string());
+                self.last_id = resume_token(value).map(Arc::from);
             }
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
                 if let Ok(ms) = value.parse() {
@@ -273,14 +311,14 @@ impl SseDecoder {
         Ok(())
     }
 
-    fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
+    fn dispatch(&mut self, on_event: &mut impl FnMut(SseEvent)) {
         if self.has_data {
             let event = if self.event.is_empty() {
                 "message".to_string()
             } else {
                 std::mem::take(&mut self.event)
             };
-            out.push(SseEvent {
+            on_event(SseEvent {
                 event,
                 data: std::mem::take(&mut self.data),
                 id: self.last_id.clone(),

@@ -307,3 +307,97 @@ mod split_properties {
         }
     }
 }
+
+/// Bytes of id text the events hold, each shared buffer counted once: what the
+/// returned events cost in ids, whatever the stream repeated.
+fn id_bytes_held(events: &[SseEvent]) -> usize {
+    let mut seen = std::collections::BTreeSet::new();
+    events
+        .iter()
+        .filter_map(|e| e.id.as_deref())
+        .filter(|id| seen.insert(id.as_ptr() as usize))
+        .map(str::len)
+        .sum()
+}
+
+/// Issue 9 finding 1: every event used to own a copy of the last id, so a long id
+/// followed by many small events multiplied the id by the event count.
+#[test]
+fn events_share_the_last_id_instead_of_each_copying_it() {
+    let id = "x".repeat(1000);
+    let mut stream = format!("id: {id}\n").into_bytes();
+    for _ in 0..20_000 {
+        stream.extend_from_slice(b"data\n\n");
+    }
+    let mut d = SseDecoder::new();
+    let events = d.feed(&stream).unwrap();
+    assert_eq!(events.len(), 20_000);
+    assert!(events.iter().all(|e| e.id.as_deref() == Some(id.as_str())));
+    assert_eq!(id_bytes_held(&events), 1000);
+}
+
+/// Issue 9 finding 1: a 4 MiB `id:` line and 20,000 empty events before the result.
+/// An id that long can never be sent back as `Last-Event-ID`, so it is not kept at all,
+/// and the result still arrives. Fed in small chunks, as a network body arrives.
+#[test]
+fn a_4_mib_id_before_20000_events_is_not_kept_and_the_result_arrives() {
+    use mcp_elicit::driver::http::MessageStream;
+    use mcp_elicit::sse::MAX_EVENT_ID_LEN;
+    let mut stream = format!("id: {}\n", "7".repeat(4 << 20)).into_bytes();
+    for _ in 0..20_000 {
+        stream.extend_from_slice(b"data\n\n");
+    }
+    stream.extend_from_slice(b"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n");
+
+    let mut d = SseDecoder::new();
+    let mut count = 0;
+    for chunk in stream.chunks(600) {
+        let events = d.feed(chunk).unwrap();
+        assert!(id_bytes_held(&events) <= MAX_EVENT_ID_LEN);
+        count += events.len();
+    }
+    assert_eq!(count, 20_001);
+    assert_eq!(d.last_event_id(), None);
+
+    let mut m = MessageStream::new();
+    let mut messages = Vec::new();
+    for chunk in stream.chunks(64 * 1024) {
+        messages.extend(m.feed(chunk).unwrap());
+    }
+    messages.extend(m.finish().unwrap());
+    assert_eq!(messages.len(), 1);
+    assert!(messages[0].contains("\"result\""));
+    assert_eq!(m.last_event_id(), None);
+}
+
+/// The longest id kept is [`mcp_elicit::sse::MAX_EVENT_ID_LEN`] bytes; one byte more
+/// is "no usable id" (a reconnection then sends no `Last-Event-ID`), like any other id
+/// that is not a resume token.
+#[test]
+fn ids_up_to_the_cap_are_kept_and_longer_ones_reset_the_id() {
+    use mcp_elicit::sse::{resume_token, MAX_EVENT_ID_LEN};
+    let longest = "a".repeat(MAX_EVENT_ID_LEN);
+    let too_long = "a".repeat(MAX_EVENT_ID_LEN + 1);
+    assert_eq!(resume_token(&longest), Some(longest.as_str()));
+    assert_eq!(resume_token(&too_long), None);
+    let mut d = SseDecoder::new();
+    let events = d
+        .feed(format!("id: {longest}\ndata: a\n\nid: {too_long}\ndata: b\n\n").as_bytes())
+        .unwrap();
+    assert_eq!(events[0].id.as_deref(), Some(longest.as_str()));
+    assert_eq!(events[1].id, None);
+    assert_eq!(d.last_event_id(), None);
+    // An id `fetch` would refuse or alter is not kept either.
+    d.feed("id: 1\n\nid: caf\u{e9}\n\n".as_bytes()).unwrap();
+    assert_eq!(d.last_event_id(), None);
+}
+
+/// A whole body of tiny events costs memory in proportion to its messages, not to
+/// every event the decoder saw: events without a message are dropped as they come.
+#[test]
+fn a_body_of_empty_events_yields_no_messages() {
+    use mcp_elicit::driver::http::messages_from_body;
+    let body = b"data\n\n".repeat(100_000);
+    let out = messages_from_body(Some("text/event-stream"), &body).unwrap();
+    assert!(out.is_empty());
+}

@@ -189,14 +189,14 @@ impl MessageStream {
         Self::default()
     }
 
-    /// Decodes a chunk; returns the message texts it completed.
+    /// Decodes a chunk; returns the message texts it completed. Events that
+    /// carry no message (keep-alives, empty priming events, other event types)
+    /// are dropped as they are decoded, so the result holds messages only.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<String>, SseError> {
-        Ok(self
-            .decoder
-            .feed(chunk)?
-            .into_iter()
-            .filter_map(message_text)
-            .collect())
+        let mut out = Vec::new();
+        self.decoder
+            .feed_each(chunk, |e| out.extend(message_text(e)))?;
+        Ok(out)
     }
 
     /// Ends the body. A cut-off final event is reported, not silently dropped.
@@ -208,6 +208,8 @@ impl MessageStream {
     /// resume (see [`crate::sse::resume_token`]); `None` when the stream has
     /// no id, reset it with an empty `id:`, or its latest id is not usable.
     pub fn last_event_id(&self) -> Option<&str> {
+        // The decoder keeps tokens only; checking again keeps this promise
+        // independent of that.
         self.decoder
             .last_event_id()
             .and_then(crate::sse::resume_token)
