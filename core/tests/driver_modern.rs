@@ -765,3 +765,156 @@ fn failures_with_no_request_in_flight_are_ignored() {
         "the round still waits for its answer"
     );
 }
+
+/// A request text of `n` elicitations `q0`..`q{n-1}` (`sampling`: sampling requests instead).
+fn many_requests(n: usize, sampling: bool) -> String {
+    let one = if sampling {
+        r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}"#
+    } else {
+        r#"{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}"#
+    };
+    let entries: Vec<String> = (0..n).map(|i| format!(r#""q{i}":{one}"#)).collect();
+    format!("{{{}}}", entries.join(","))
+}
+
+fn with_sampling() -> ModernCall {
+    let config = ModernConfig {
+        capabilities: mcp_elicit::wire::ClientCapabilities::for_host(true),
+        ..Default::default()
+    };
+    ModernCall::new(config, Original::ReadResource { uri: "u".into() }, 1)
+}
+
+/// A round is shown whole or not at all: up to the cap every request is surfaced; one
+/// more (or 10^5: a card each, or a host LLM call each) fails the call in words before
+/// anything is shown or sampled, and the call is over (the server decided, a resend
+/// would get the same round).
+#[test]
+fn a_round_asking_more_than_the_cap_fails_in_words_before_anything_is_shown() {
+    use mcp_elicit::driver::modern::MAX_INPUT_REQUESTS_PER_ROUND as CAP;
+    for sampling in [false, true] {
+        let mut call = with_sampling();
+        call.request().unwrap();
+        let step = call.on_message(&input_required(1, &many_requests(CAP, sampling), None));
+        let ModernStep::InputNeeded {
+            elicitations,
+            sampling: s,
+            ..
+        } = step
+        else {
+            panic!("{step:?}")
+        };
+        assert_eq!(elicitations.len() + s.len(), CAP);
+
+        for n in [CAP + 1, 100_000] {
+            let mut call = with_sampling();
+            call.request().unwrap();
+            let step = call.on_message(&input_required(1, &many_requests(n, sampling), None));
+            let ModernStep::Failed(e) = step else {
+                panic!("{n} (sampling: {sampling}): {step:?}")
+            };
+            assert!(!e.is_resendable(), "{e:?}");
+            let words = e.to_string();
+            assert!(words.contains(&n.to_string()), "{words}");
+            assert!(words.contains(&format!("at most {CAP}")), "{words}");
+            assert!(call.is_finished());
+            assert!(call.waiting_for().is_empty());
+        }
+    }
+}
+
+/// `requestState` is echoed byte-exact on every replay, up to the cap (an opaque state of
+/// the cap's size is sent back whole); a larger one fails the call in words naming both
+/// sizes instead of being carried, and resent, round after round.
+#[test]
+fn a_request_state_is_kept_byte_exact_up_to_the_cap_and_refused_beyond_it() {
+    use mcp_elicit::driver::modern::MAX_REQUEST_STATE_BYTES as CAP;
+    // A JSON string of exactly CAP bytes, quotes included, with escapes kept as sent.
+    let filler = "x".repeat(CAP - 2 - 6);
+    let state = format!(r#""\u00e9{filler}""#);
+    assert_eq!(state.len(), CAP);
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let step = call.on_message(&input_required(1, CONFIRM, Some(&state)));
+    assert!(matches!(step, ModernStep::InputNeeded { .. }), "{step:?}");
+    call.answer("__main__:confirm_delete", ElicitResult::decline())
+        .unwrap();
+    let replay = call.request().unwrap().body.unwrap();
+    assert!(replay.contains(&format!(r#""requestState":{state}"#)));
+    // A resend after an accident carries it again, unchanged.
+    call.on_http_failure(503, None, b"");
+    let resend = call.request().unwrap().body.unwrap();
+    assert!(resend.contains(&format!(r#""requestState":{state}"#)));
+
+    let over = format!(r#""{}""#, "y".repeat(CAP - 1));
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let step = call.on_message(&input_required(1, CONFIRM, Some(&over)));
+    let ModernStep::Failed(e) = step else {
+        panic!("{step:?}")
+    };
+    assert!(!e.is_resendable(), "{e:?}");
+    let words = e.to_string();
+    assert!(words.contains("requestState"), "{words}");
+    assert!(words.contains(&(CAP + 1).to_string()), "{words}");
+    assert!(words.contains(&CAP.to_string()), "{words}");
+    assert!(call.is_finished());
+    // A state-only round is held to the same cap.
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let msg = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"requestState":{over},"resultType":"input_required"}}}}"#
+    );
+    assert!(matches!(call.on_message(&msg), ModernStep::Failed(_)));
+    assert!(call.is_finished());
+}
+
+/// The automatic steps (a state-only retry, a roots-only round, a sampling-only round)
+/// are rounds like any other: a 503 or no answer on the way leaves the call resendable
+/// with the same state and the answers the machine (or the host) gave, never finished.
+#[test]
+fn an_accident_in_an_automatic_step_keeps_the_round_for_a_resend() {
+    let sampled = json!({"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"});
+    let state_only =
+        r#"{"jsonrpc":"2.0","id":2,"result":{"requestState":"wait","resultType":"input_required"}}"#
+            .to_string();
+    let roots_only = input_required(2, r#"{"r":{"method":"roots/list"}}"#, Some(STATE));
+    let sampling_only = input_required(2, &many_requests(2, true), Some(STATE));
+    for (what, round) in [
+        ("state only", state_only),
+        ("roots only", roots_only),
+        ("sampling only", sampling_only),
+    ] {
+        // After a person's answer, so what is kept is the server's memory of it.
+        let mut call = with_sampling();
+        call.request().unwrap();
+        call.on_message(&input_required(1, CONFIRM, Some(STATE)));
+        call.answer("__main__:confirm_delete", ElicitResult::decline())
+            .unwrap();
+        call.request().unwrap();
+        match call.on_message(&round) {
+            ModernStep::RetryAfter { .. } | ModernStep::ReadyToReplay => {}
+            ModernStep::InputNeeded { sampling, .. } => {
+                for s in sampling {
+                    call.answer_sampling(&s.key, sampled.clone()).unwrap();
+                }
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+        let automatic = body(&call.request().unwrap());
+        let fails: [fn(&mut ModernCall) -> ModernStep; 2] = [
+            |c| c.on_http_failure(503, Some("text/plain"), b"busy"),
+            |c| c.on_body_end().unwrap(),
+        ];
+        for fail in fails {
+            let ModernStep::Failed(e) = fail(&mut call) else {
+                panic!("{what}")
+            };
+            assert!(e.is_resendable(), "{what}: {e:?}");
+            assert!(!call.is_finished(), "{what}");
+            let again = body(&call.request().unwrap());
+            assert_eq!(again["params"], automatic["params"], "{what}");
+        }
+        assert_eq!(call.rounds(), 2, "{what}: a resend is no new round");
+    }
+}

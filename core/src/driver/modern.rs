@@ -47,6 +47,12 @@
 //! call fails, as in the SDK) unless the host declared a sampling handler.
 //! An `inputRequests` method this client does not know fails the call too.
 //!
+//! Bounds of this client, beyond the SDK's: a round carries at most
+//! [`MAX_INPUT_REQUESTS_PER_ROUND`] requests and a `requestState` of at most
+//! [`MAX_REQUEST_STATE_BYTES`]; a round beyond either fails the call in words
+//! before anything of it is shown (not resendable: the server would send the
+//! same round again).
+//!
 //! ```
 //! use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep, Original};
 //! use mcp_elicit::wire::ElicitResult;
@@ -85,6 +91,7 @@ use crate::wire::meta::{server_info, MODERN_PROTOCOL_VERSION};
 use crate::wire::{
     parse_message, ClientCapabilities, ElicitRequestParams, ElicitResult, Implementation, Incoming,
     InputResponse, InputResponses, ListRootsResult, ModernResult, RequestId, RequestMeta, Root,
+    WireError,
 };
 
 /// The SDK client's default round bound.
@@ -93,6 +100,21 @@ pub const DEFAULT_MAX_ROUNDS: u32 = 10;
 pub const BACKOFF_INITIAL_MS: u64 = 50;
 /// Longest wait after consecutive state-only results.
 pub const BACKOFF_CAP_MS: u64 = 250;
+/// Most `inputRequests` one round may carry. Each elicitation is a card the person
+/// must read and answer before the round can be replayed, and each sampling request is
+/// one call to the host's LLM; real servers ask one or a few at a time, so 64 leaves
+/// room for any form flow. Beyond it the call fails in words before anything is shown,
+/// sampled or answered: a round is shown whole or not at all (10^5 requests would be
+/// 10^5 cards, or 10^5 LLM calls, that the person never asked for).
+pub const MAX_INPUT_REQUESTS_PER_ROUND: usize = 64;
+
+/// Largest `requestState` (its JSON text, as sent) a call keeps. The state is echoed
+/// byte-exact in every replay, so it is uploaded again each round and copied into each
+/// resend attempt; a server's sealed state is a few hundred bytes to a few KiB. 4 MiB is
+/// far above that, and leaves most of a 16 MiB message (the largest this client reads)
+/// for the round's requests. Beyond it the call fails in words naming both sizes, rather
+/// than carrying megabytes to the server and back round after round.
+pub const MAX_REQUEST_STATE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Who the client is and what it can do; the same for every call.
 #[derive(Debug, Clone, PartialEq)]
@@ -543,11 +565,29 @@ impl ModernCall {
                 max_rounds: self.config.max_rounds,
             });
         }
+        if let Some(size) = ir
+            .request_state
+            .as_ref()
+            .map(|s| s.get().len())
+            .filter(|&n| n > MAX_REQUEST_STATE_BYTES)
+        {
+            return self.fail(DriverError::BadResult(WireError::new(format!(
+                "the server sent a requestState of {size} bytes; this client keeps and \
+                 resends at most {MAX_REQUEST_STATE_BYTES} bytes"
+            ))));
+        }
+        let requests = ir.input_requests.unwrap_or_default();
+        if requests.len() > MAX_INPUT_REQUESTS_PER_ROUND {
+            return self.fail(DriverError::BadResult(WireError::new(format!(
+                "the server asked for {} inputs in one round; this client shows and \
+                 answers at most {MAX_INPUT_REQUESTS_PER_ROUND}",
+                requests.len()
+            ))));
+        }
         self.request_state = ir.request_state;
         self.responses = InputResponses::new();
         self.waiting.clear();
         self.elicitation_keys.clear();
-        let requests = ir.input_requests.unwrap_or_default();
         if requests.is_empty() {
             let delay_ms = self.backoff_ms;
             self.backoff_ms = (self.backoff_ms.saturating_mul(2)).min(BACKOFF_CAP_MS);
