@@ -357,3 +357,303 @@ fn a_404_on_a_request_of_a_session_already_given_up_leaves_the_new_state_alone()
     assert!(matches!(ev, Some(LegacyEvent::SessionExpired)), "{ev:?}");
     assert_eq!(s.session_id(), Some("session-2"));
 }
+
+// --- The elicitation book: cards bound to their session and their call --------------
+
+use mcp_elicit::driver::legacy::{route_of, AnswerPlan, Arrival, Elicitations, MAX_KEPT_ANSWERS};
+
+/// The card cap the tests' books hold.
+const CARDS: usize = 40;
+
+fn question(text: &str) -> ElicitRequestParams {
+    serde_json::from_value(json!({
+        "message": text,
+        "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+    }))
+    .unwrap()
+}
+
+fn call(name: &str) -> Value {
+    json!({"name": name, "arguments": {}})
+}
+
+fn accept() -> ElicitResult {
+    let mut content = Map::new();
+    content.insert("ok".into(), json!(true));
+    ElicitResult::accept(Some(content))
+}
+
+fn shown(arrival: Arrival) -> String {
+    match arrival {
+        Arrival::Show { route } => route,
+        other => panic!("expected a new card, got {other:?}"),
+    }
+}
+
+/// Finding: after a restart and a renewal by another request, answering a card of the old
+/// session POSTed its old id on the new one, where the new server's request 0 took it.
+#[test]
+fn a_card_of_an_earlier_session_is_never_answered_on_the_current_one() {
+    let mut book = Elicitations::new(CARDS);
+    let a = book.start_run("tools/call", Some(&call("delete_folder")));
+    let b = book.start_run("tools/call", Some(&call("book_table")));
+    let first = shown(book.arrive(1, RequestId::Number(0), question("A?"), Some(a)));
+    let second = shown(book.arrive(1, RequestId::Number(1), question("B?"), Some(b)));
+    book.finish_run(a);
+    book.finish_run(b);
+    // Restart; another call renews the session (epoch 2) and is asked under id 0 again.
+    let c = book.start_run("tools/call", Some(&call("other")));
+    let third = shown(book.arrive(2, RequestId::Number(0), question("C?"), Some(c)));
+    assert_ne!(third, first, "same id, other session: another card");
+    assert_eq!(
+        book.plan_answer(&first, 2, &accept()),
+        AnswerPlan::Lost { evicted: None },
+        "nothing is sent across sessions"
+    );
+    assert_eq!(
+        book.plan_answer(&third, 2, &accept()),
+        AnswerPlan::Send {
+            id: RequestId::Number(0)
+        }
+    );
+    // On its own session a card is answered as usual.
+    assert_eq!(
+        book.plan_answer(&second, 1, &accept()),
+        AnswerPlan::Send {
+            id: RequestId::Number(1)
+        }
+    );
+}
+
+/// Finding: a kept answer was replayed into any later identical question, from any call,
+/// forever.
+#[test]
+fn a_kept_answer_is_replayed_only_into_the_rerun_of_its_call_and_only_once() {
+    let mut book = Elicitations::new(CARDS);
+    let run = book.start_run("tools/call", Some(&call("delete_folder")));
+    let card = shown(book.arrive(1, RequestId::Number(0), question("Sure?"), Some(run)));
+    book.finish_run(run);
+    assert_eq!(
+        book.lost(&card, &accept()),
+        AnswerPlan::Lost { evicted: None }
+    );
+    // Another call asking the very same question gets a card of its own.
+    let other = book.start_run("tools/call", Some(&call("other_tool")));
+    let stranger = shown(book.arrive(2, RequestId::Number(0), question("Sure?"), Some(other)));
+    assert_ne!(stranger, card);
+    // So does the GET stream.
+    shown(book.arrive(2, RequestId::Number(1), question("Sure?"), None));
+    // The re-run of the same call: replayed, once.
+    let rerun = book.start_run("tools/call", Some(&call("delete_folder")));
+    assert_eq!(
+        book.arrive(2, RequestId::Number(2), question("Sure?"), Some(rerun)),
+        Arrival::Replay {
+            route: card.clone(),
+            answer: accept()
+        }
+    );
+    shown(book.arrive(2, RequestId::Number(3), question("Sure?"), Some(rerun)));
+    // The card is now bound to the new request: Submit (after a failed resend) goes there.
+    assert_eq!(
+        book.plan_answer(&card, 2, &accept()),
+        AnswerPlan::Send {
+            id: RequestId::Number(2)
+        }
+    );
+    assert_eq!(book.finish_run(rerun), Vec::<String>::new());
+    book.delivered(&card);
+    assert_eq!(book.plan_answer(&card, 2, &accept()), AnswerPlan::Unknown);
+}
+
+#[test]
+fn a_kept_answer_expires_when_its_rerun_ends_without_asking_and_submit_keeps_it_again() {
+    let mut book = Elicitations::new(CARDS);
+    let run = book.start_run("tools/call", Some(&call("t")));
+    let card = shown(book.arrive(1, RequestId::Number(0), question("Q?"), Some(run)));
+    let _ = book.lost(&card, &accept());
+    // A run of the same call already under way when the answer was kept is not its re-run.
+    let rerun = book.start_run("tools/call", Some(&call("t")));
+    assert_eq!(book.finish_run(run), Vec::<String>::new());
+    assert_eq!(book.finish_run(rerun), vec![card.clone()], "expired");
+    let later = book.start_run("tools/call", Some(&call("t")));
+    shown(book.arrive(2, RequestId::Number(0), question("Q?"), Some(later)));
+    // Submit on the expired card keeps the answer again, for the next re-run.
+    assert_eq!(
+        book.plan_answer(&card, 2, &accept()),
+        AnswerPlan::Lost { evicted: None }
+    );
+    let again = book.start_run("tools/call", Some(&call("t")));
+    assert!(matches!(
+        book.arrive(2, RequestId::Number(1), question("Q?"), Some(again)),
+        Arrival::Replay { route, .. } if route == card
+    ));
+}
+
+#[test]
+fn kept_answers_are_capped_and_the_oldest_goes_first() {
+    let mut book = Elicitations::new(CARDS);
+    let mut cards = Vec::new();
+    for n in 0..=MAX_KEPT_ANSWERS {
+        let run = book.start_run("tools/call", Some(&call(&format!("t{n}"))));
+        let id = RequestId::Number(i64::try_from(n).unwrap());
+        cards.push(shown(book.arrive(1, id, question("Q?"), Some(run))));
+    }
+    for card in &cards[..MAX_KEPT_ANSWERS] {
+        assert_eq!(
+            book.lost(card, &accept()),
+            AnswerPlan::Lost { evicted: None }
+        );
+    }
+    assert_eq!(
+        book.lost(&cards[MAX_KEPT_ANSWERS], &accept()),
+        AnswerPlan::Lost {
+            evicted: Some(cards[0].clone())
+        }
+    );
+    let rerun = book.start_run("tools/call", Some(&call("t0")));
+    shown(book.arrive(2, RequestId::Number(0), question("Q?"), Some(rerun)));
+}
+
+#[test]
+fn a_card_from_the_get_stream_of_a_lost_session_is_gone() {
+    let mut book = Elicitations::new(CARDS);
+    let card = shown(book.arrive(1, RequestId::Number(0), question("Q?"), None));
+    assert_eq!(book.plan_answer(&card, 2, &accept()), AnswerPlan::Gone);
+    assert_eq!(book.plan_answer(&card, 2, &accept()), AnswerPlan::Unknown);
+}
+
+#[test]
+fn a_duplicate_server_id_is_ignored_and_cards_are_capped() {
+    let mut book = Elicitations::new(CARDS);
+    let card = shown(book.arrive(1, RequestId::Number(7), question("Q?"), None));
+    assert_eq!(
+        book.arrive(1, RequestId::Number(7), question("Other?"), None),
+        Arrival::Duplicate
+    );
+    assert_eq!(
+        book.plan_answer(&card, 1, &accept()),
+        AnswerPlan::Send {
+            id: RequestId::Number(7)
+        },
+        "the first card still owns the id"
+    );
+    // `7` and `"7"` are two ids.
+    shown(book.arrive(1, RequestId::String("7".into()), question("Q?"), None));
+    for n in 2..CARDS {
+        let id = RequestId::Number(1_000 + i64::try_from(n).unwrap());
+        shown(book.arrive(1, id, question("Q?"), None));
+    }
+    assert_eq!(book.len(), CARDS);
+    assert!(matches!(
+        book.arrive(1, RequestId::Number(-1), question("Q?"), None),
+        Arrival::Refuse { why } if why.contains("40")
+    ));
+    book.delivered(&card);
+    shown(book.arrive(1, RequestId::Number(-1), question("Q?"), None));
+    assert_eq!(route_of(1, &RequestId::String("7".into())), r#"1/"7""#);
+}
+
+#[test]
+fn a_refused_elicitation_is_a_json_rpc_error_with_the_same_id() {
+    let s = ready_session();
+    let req = s
+        .refuse_elicitation(&RequestId::Number(3), "too many")
+        .unwrap();
+    assert_eq!(
+        body(&req),
+        json!({"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"too many"}})
+    );
+    assert_eq!(req.header("mcp-session-id"), Some("2371abc"));
+}
+
+/// Responses to requests never sent, or sent and already answered, are ignored and leave
+/// the requests in flight alone.
+#[test]
+fn responses_to_unknown_ids_are_ignored_without_disturbing_pending_requests() {
+    let mut s = ready_session();
+    let (id, _) = s.request("tools/call", Some(&call("t"))).unwrap();
+    for stray in [
+        r#"{"jsonrpc":"2.0","id":99,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":"1","result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":99,"error":{"code":-1,"message":"x"}}"#,
+        r#"{"jsonrpc":"2.0","id":0,"result":{}}"#,
+    ] {
+        assert!(
+            matches!(s.on_message(stray), LegacyEvent::Ignored),
+            "{stray}"
+        );
+    }
+    let ev = s.on_message(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
+    assert!(matches!(ev, LegacyEvent::Response { id: got, .. } if got == id));
+    // Answered once: a second answer is a stray.
+    assert!(matches!(
+        s.on_message(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#),
+        LegacyEvent::Ignored
+    ));
+}
+
+// --- Pacing: reconnects and automatic replies ----------------------------------------
+
+use mcp_elicit::driver::legacy::{
+    reconnect_delay_ms, AutomaticReplies, Offered, Reconnect, DEFAULT_RECONNECT_DELAY_MS,
+    MAX_AUTOMATIC_REPLIES_IN_FLIGHT, MAX_AUTOMATIC_REPLIES_QUEUED, MAX_IDLE_RECONNECTS,
+    MAX_RECONNECT_DELAY_MS, MIN_RECONNECT_DELAY_MS,
+};
+
+/// Finding: `retry: 0` had the client reconnect at once, again and again.
+#[test]
+fn reconnect_delays_are_floored_capped_and_back_off_when_streams_bring_nothing() {
+    assert_eq!(reconnect_delay_ms(Some(0)), MIN_RECONNECT_DELAY_MS);
+    assert_eq!(reconnect_delay_ms(None), DEFAULT_RECONNECT_DELAY_MS);
+    assert_eq!(reconnect_delay_ms(Some(u64::MAX)), MAX_RECONNECT_DELAY_MS);
+    assert_eq!(reconnect_delay_ms(Some(250)), 250);
+    let mut pace = Reconnect::default();
+    let delays: Vec<u32> = (0..MAX_IDLE_RECONNECTS + 8)
+        .map(|_| pace.next_delay_ms(false, Some(0)))
+        .collect();
+    assert!(delays.iter().all(|d| *d >= MIN_RECONNECT_DELAY_MS));
+    let fast = delays
+        .iter()
+        .filter(|d| **d < DEFAULT_RECONNECT_DELAY_MS)
+        .count();
+    assert_eq!(fast, usize::try_from(MAX_IDLE_RECONNECTS).unwrap());
+    assert_eq!(delays.last(), Some(&MAX_RECONNECT_DELAY_MS));
+    // A stream that brings an event restores the server's pace.
+    assert_eq!(pace.next_delay_ms(true, Some(200)), 200);
+}
+
+/// Finding: every ping on the stream became a fetch of its own, all at once.
+#[test]
+fn automatic_replies_are_bounded_in_flight_and_in_the_queue() {
+    let mut s = ready_session();
+    let mut replies = AutomaticReplies::default();
+    let (mut sent, mut queued, mut dropped, mut said) = (0, 0, 0, 0);
+    for n in 0..1_000_000i64 {
+        let LegacyEvent::Reply { request, .. } =
+            s.on_message(&format!(r#"{{"jsonrpc":"2.0","id":{n},"method":"ping"}}"#))
+        else {
+            panic!()
+        };
+        match replies.offer(request) {
+            Offered::Send(_) => sent += 1,
+            Offered::Queued => queued += 1,
+            Offered::Dropped { first } => {
+                dropped += 1;
+                said += usize::from(first);
+            }
+        }
+    }
+    assert_eq!(sent, MAX_AUTOMATIC_REPLIES_IN_FLIGHT);
+    assert_eq!(queued, MAX_AUTOMATIC_REPLIES_QUEUED);
+    assert_eq!(replies.in_flight(), MAX_AUTOMATIC_REPLIES_IN_FLIGHT);
+    assert_eq!(said, 1, "the drop is said once");
+    assert_eq!(sent + queued + dropped, 1_000_000);
+    // Each POST that ends hands out the next; once all are out, the slots free up.
+    let mut handed = 0;
+    while replies.sent().is_some() {
+        handed += 1;
+    }
+    assert_eq!(handed, MAX_AUTOMATIC_REPLIES_QUEUED);
+    assert_eq!(replies.queued(), 0);
+    assert_eq!(replies.in_flight(), MAX_AUTOMATIC_REPLIES_IN_FLIGHT - 1);
+}

@@ -305,6 +305,21 @@ impl LegacySession {
         Ok(self.with_session(HttpRequest::post(error_body(id, &error)?)))
     }
 
+    /// The error response to an `elicitation/create` this client will not show (e.g.
+    /// [`Arrival::Refuse`]: too many cards already): the server's tool sees `why`.
+    pub fn refuse_elicitation(
+        &self,
+        id: &RequestId,
+        why: &str,
+    ) -> Result<HttpRequest, DriverError> {
+        let error = ErrorObject {
+            code: codes::INTERNAL_ERROR,
+            message: why.to_owned(),
+            data: None,
+        };
+        Ok(self.with_session(HttpRequest::post(error_body(id, &error)?)))
+    }
+
     /// The GET that opens the session's server-to-client stream (completions
     /// arrive there). `last_event_id` resumes a broken stream; an id that is
     /// not a [`crate::sse::resume_token`] (empty, or one `fetch` would refuse
@@ -592,5 +607,497 @@ impl LegacySession {
                 error: e.into(),
             },
         }
+    }
+}
+
+/// The elicitation requests a session shows as cards, each bound to the session it came on
+/// (the handshake count, `epoch`, and the server's JSON-RPC id there) and to the call whose
+/// stream carried it. It decides where an answer may go:
+///
+/// ```text
+///   start_run(method, params) ─▶ RunId      a request (call) begins: it claims the answers
+///                                           kept for an earlier run of the same call
+///   arrive(epoch, id, params, run) ─▶ Show{route}         a new card
+///                                  ─▶ Replay{route, answer}  the re-run asks a question whose
+///                                      answer was kept: POST it (the card is now bound here)
+///                                  ─▶ Refuse{why}         too many cards: reply an error
+///                                  ─▶ Duplicate           the id is already pending: ignore
+///   plan_answer(route, epoch_now, answer) ─▶ Send{id}     POST the answer with `id`
+///                                         ─▶ Lost{..}     its session is gone: kept for the
+///                                             re-run of its call, nothing is sent
+///                                         ─▶ Gone / Unknown
+///   lost(route, answer)      the POST met a forgotten session (404): keep it, as Lost
+///   delivered(route)         the server took the answer: the card goes
+///   finish_run(run) ─▶ routes whose kept answer the re-run never asked for (expired)
+/// ```
+///
+/// A restarted server numbers its requests from 0 again, so an id alone names a different
+/// question on the new session: an answer is sent only on the session its card came on. A
+/// kept answer is replayed only into the first run of the same call (same method and
+/// params) that starts after it was kept, only to an identical question, and at most once;
+/// when that run ends without asking it, the answer expires (the card says so and Submit
+/// keeps it again). At most [`MAX_KEPT_ANSWERS`] are kept at once.
+///
+/// ```
+/// use mcp_elicit::driver::legacy::{AnswerPlan, Arrival, Elicitations};
+/// use mcp_elicit::wire::{ElicitRequestParams, ElicitResult, RequestId};
+///
+/// let params: ElicitRequestParams = serde_json::from_str(
+///     r#"{"message":"Sure?","requestedSchema":{"type":"object","properties":{}}}"#).unwrap();
+/// let mut book = Elicitations::new(64);
+/// let call = serde_json::json!({"name": "t"});
+/// let run = book.start_run("tools/call", Some(&call));
+/// let Arrival::Show { route } = book.arrive(1, RequestId::Number(0), params.clone(), Some(run))
+/// else { panic!() };
+/// // The server restarted; another request renewed the session (epoch 2).
+/// assert!(matches!(book.plan_answer(&route, 2, &ElicitResult::cancel()), AnswerPlan::Lost { .. }));
+/// book.finish_run(run);
+/// // The call is made again and asks the same question (id 0 again, on the new session).
+/// let rerun = book.start_run("tools/call", Some(&call));
+/// let Arrival::Replay { route: card, answer } = book.arrive(2, RequestId::Number(0), params, Some(rerun))
+/// else { panic!() };
+/// assert_eq!((card, answer), (route, ElicitResult::cancel()));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Elicitations {
+    cards: HashMap<String, Card>,
+    /// (epoch, server id) → route, for the cards bound to a live request.
+    by_wire: HashMap<(u64, RequestId), String>,
+    /// The calls running now.
+    runs: HashMap<RunId, CallKey>,
+    next_run: u64,
+    /// Orders kept answers, so the oldest goes first beyond [`MAX_KEPT_ANSWERS`].
+    next_kept: u64,
+    max_cards: usize,
+}
+
+/// The most answers kept at once for re-runs of calls that lost their request with a
+/// restarted server. Beyond it the oldest kept answer is dropped (its card says so and
+/// Submit keeps it again): a person re-runs a few calls after a restart, not dozens.
+pub const MAX_KEPT_ANSWERS: usize = 16;
+
+/// One run of a request: kept answers are bound to the run that may replay them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RunId(u64);
+
+/// What identifies a call across runs: its method and params.
+#[derive(Debug, Clone, PartialEq)]
+struct CallKey {
+    method: String,
+    params: Option<Value>,
+}
+
+#[derive(Debug, Clone)]
+struct Card {
+    params: ElicitRequestParams,
+    /// The call whose stream carried the request (none for the GET stream).
+    call: Option<CallKey>,
+    state: CardState,
+}
+
+#[derive(Debug, Clone)]
+enum CardState {
+    /// Its answer goes to `id` on the session of handshake `epoch`.
+    Waiting { epoch: u64, id: RequestId },
+    /// Its request was lost with its session; the answer waits for a re-run of its call
+    /// (`claimed` once that run has started).
+    Kept {
+        answer: ElicitResult,
+        claimed: Option<RunId>,
+        order: u64,
+    },
+    /// Lost, with nothing kept (the re-run did not ask, or it was dropped beyond the cap).
+    Expired,
+}
+
+/// What to do with a server's `elicitation/create`.
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub enum Arrival {
+    /// Show a card, routed by `route`.
+    Show { route: String },
+    /// The re-run of a call asks a question whose answer was kept for it: POST `answer`
+    /// with the new id at once; the card `route` is now bound to the new request.
+    Replay { route: String, answer: ElicitResult },
+    /// Too many cards: answer the request with a JSON-RPC error saying `why`
+    /// ([`LegacySession::refuse_elicitation`]).
+    Refuse { why: String },
+    /// A request under an id that is still pending on this session: ignored, as any reply
+    /// would carry that id and be taken as the answer to the first.
+    Duplicate,
+}
+
+/// Where a card's answer may go.
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub enum AnswerPlan {
+    /// POST it to the request `id` of the current session.
+    Send { id: RequestId },
+    /// The card's session is gone: nothing is sent; the answer is kept for the re-run of
+    /// its call. `evicted` is a card whose kept answer was dropped to make room.
+    Lost { evicted: Option<String> },
+    /// The card's session is gone and it came outside any call (the GET stream): nothing can
+    /// re-ask it, so the card is dropped.
+    Gone,
+    /// No such card.
+    Unknown,
+}
+
+impl Elicitations {
+    /// A book holding at most `max_cards` cards (the web passes its per-connection card
+    /// cap): beyond it a new request is refused ([`Arrival::Refuse`]) until some are
+    /// answered, so a server cannot grow the page without bound.
+    pub fn new(max_cards: usize) -> Self {
+        Elicitations {
+            cards: HashMap::new(),
+            by_wire: HashMap::new(),
+            runs: HashMap::new(),
+            next_run: 0,
+            next_kept: 0,
+            max_cards,
+        }
+    }
+
+    /// How many cards there are (of any state).
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// A request (`tools/call`, `prompts/get`, ...) begins: it claims the answers kept for
+    /// an earlier run of the same call that no run has claimed yet.
+    pub fn start_run(&mut self, method: &str, params: Option<&Value>) -> RunId {
+        let run = RunId(self.next_run);
+        self.next_run = self.next_run.wrapping_add(1);
+        let key = CallKey {
+            method: method.to_owned(),
+            params: params.cloned(),
+        };
+        for card in self.cards.values_mut() {
+            if let CardState::Kept { claimed, .. } = &mut card.state {
+                if claimed.is_none() && card.call.as_ref() == Some(&key) {
+                    *claimed = Some(run);
+                }
+            }
+        }
+        self.runs.insert(run, key);
+        run
+    }
+
+    /// The request `run` ended (result, error, or given up): the answers it claimed and
+    /// never got to replay expire; returns their cards' routes, to say so on them.
+    pub fn finish_run(&mut self, run: RunId) -> Vec<String> {
+        self.runs.remove(&run);
+        let mut expired = Vec::new();
+        for (route, card) in self.cards.iter_mut() {
+            if matches!(card.state, CardState::Kept { claimed: Some(r), .. } if r == run) {
+                card.state = CardState::Expired;
+                expired.push(route.clone());
+            }
+        }
+        expired.sort();
+        expired
+    }
+
+    /// A server `elicitation/create` with `id`, on a stream of the session of handshake
+    /// `epoch`, carried by the stream of `run` (none for the GET stream).
+    pub fn arrive(
+        &mut self,
+        epoch: u64,
+        id: RequestId,
+        params: ElicitRequestParams,
+        run: Option<RunId>,
+    ) -> Arrival {
+        let wire = (epoch, id);
+        let route = route_of(epoch, &wire.1);
+        if self.by_wire.contains_key(&wire) || self.cards.contains_key(&route) {
+            return Arrival::Duplicate;
+        }
+        if let Some(run) = run {
+            let kept = self.cards.iter_mut().find(|(_, c)| {
+                matches!(c.state, CardState::Kept { claimed: Some(r), .. } if r == run)
+                    && c.params == params
+            });
+            if let Some((card_route, card)) = kept {
+                let state = std::mem::replace(
+                    &mut card.state,
+                    CardState::Waiting {
+                        epoch: wire.0,
+                        id: wire.1.clone(),
+                    },
+                );
+                let CardState::Kept { answer, .. } = state else {
+                    return Arrival::Duplicate;
+                };
+                let card_route = card_route.clone();
+                self.by_wire.insert(wire, card_route.clone());
+                return Arrival::Replay {
+                    route: card_route,
+                    answer,
+                };
+            }
+        }
+        if self.cards.len() >= self.max_cards {
+            return Arrival::Refuse {
+                why: format!(
+                    "This client already shows {} requests waiting for the person, the most \
+                     it keeps; answer those first.",
+                    self.max_cards
+                ),
+            };
+        }
+        let call = run.and_then(|r| self.runs.get(&r).cloned());
+        self.cards.insert(
+            route.clone(),
+            Card {
+                params,
+                call,
+                state: CardState::Waiting {
+                    epoch: wire.0,
+                    id: wire.1.clone(),
+                },
+            },
+        );
+        self.by_wire.insert(wire, route.clone());
+        Arrival::Show { route }
+    }
+
+    /// Where the answer to the card `route` may go, the session now being that of
+    /// handshake `epoch_now`. A card of an earlier session keeps `answer` for a re-run of
+    /// its call and sends nothing.
+    pub fn plan_answer(
+        &mut self,
+        route: &str,
+        epoch_now: u64,
+        answer: &ElicitResult,
+    ) -> AnswerPlan {
+        match self.cards.get(route).map(|c| &c.state) {
+            None => AnswerPlan::Unknown,
+            Some(CardState::Waiting { epoch, id }) if *epoch == epoch_now => {
+                AnswerPlan::Send { id: id.clone() }
+            }
+            Some(_) => self.lost(route, answer),
+        }
+    }
+
+    /// The card `route`'s request is lost with its session (its POST met a 404, or a new
+    /// session began since): keep `answer` for the re-run of its call.
+    pub fn lost(&mut self, route: &str, answer: &ElicitResult) -> AnswerPlan {
+        let Some(card) = self.cards.get(route) else {
+            return AnswerPlan::Unknown;
+        };
+        if let CardState::Waiting { epoch, id } = &card.state {
+            let wire = (*epoch, id.clone());
+            self.by_wire.remove(&wire);
+        }
+        if card.call.is_none() {
+            self.cards.remove(route);
+            return AnswerPlan::Gone;
+        }
+        let already_kept = matches!(card.state, CardState::Kept { .. });
+        let mut evicted = None;
+        if !already_kept {
+            let kept: Vec<(&String, u64)> = self
+                .cards
+                .iter()
+                .filter_map(|(r, c)| match c.state {
+                    CardState::Kept { order, .. } => Some((r, order)),
+                    _ => None,
+                })
+                .collect();
+            if kept.len() >= MAX_KEPT_ANSWERS {
+                evicted = kept
+                    .iter()
+                    .min_by_key(|(_, o)| *o)
+                    .map(|(r, _)| (*r).clone());
+            }
+        }
+        if let Some(card) = evicted.as_ref().and_then(|r| self.cards.get_mut(r)) {
+            card.state = CardState::Expired;
+        }
+        let order = self.next_kept;
+        self.next_kept = self.next_kept.wrapping_add(1);
+        if let Some(card) = self.cards.get_mut(route) {
+            let claimed = match card.state {
+                CardState::Kept { claimed, .. } => claimed,
+                _ => None,
+            };
+            card.state = CardState::Kept {
+                answer: answer.clone(),
+                claimed,
+                order,
+            };
+        }
+        AnswerPlan::Lost { evicted }
+    }
+
+    /// The server took the answer to the card `route`: it goes.
+    pub fn delivered(&mut self, route: &str) {
+        if let Some(card) = self.cards.remove(route) {
+            if let CardState::Waiting { epoch, id } = card.state {
+                self.by_wire.remove(&(epoch, id));
+            }
+        }
+    }
+
+    /// Forgets every card (the connection closed).
+    pub fn clear(&mut self) {
+        self.cards.clear();
+        self.by_wire.clear();
+    }
+}
+
+/// The routing id of a server request: the handshake count of its session (a restarted
+/// server numbers its requests from 0 again) and its JSON-RPC id as JSON (`1`, `"1"`, so
+/// ids that show the same stay apart).
+pub fn route_of(epoch: u64, id: &RequestId) -> String {
+    let id = match id {
+        RequestId::Number(n) => n.to_string(),
+        RequestId::String(s) => Value::String(s.clone()).to_string(),
+    };
+    format!("{epoch}/{id}")
+}
+
+/// The shortest wait before a stream is reopened (a POST's stream resumed with
+/// `Last-Event-ID`, or the session's GET stream), whatever the server's `retry:` says:
+/// `retry: 0` would have the client reconnect in a tight loop. 100 ms keeps a server that
+/// closes streams on purpose (SEP-1699 polling) prompt, at most ten requests a second.
+pub const MIN_RECONNECT_DELAY_MS: u32 = 100;
+/// The longest wait a server may ask for before a stream is reopened; a longer `retry:` is
+/// cut to it, so a completion is not held back for long.
+pub const MAX_RECONNECT_DELAY_MS: u32 = 30_000;
+/// The wait before reopening a stream when the server named none (the SDK client's).
+pub const DEFAULT_RECONNECT_DELAY_MS: u32 = 1_000;
+/// GET streams in a row that brought no event, reopened at the server's pace, before the
+/// client stops following `retry:` and backs off (doubling, from
+/// [`DEFAULT_RECONNECT_DELAY_MS`] up to [`MAX_RECONNECT_DELAY_MS`]) until a stream brings
+/// one again: a server that closes every stream at once cannot keep the page busy.
+pub const MAX_IDLE_RECONNECTS: u32 = 5;
+
+/// The wait before reopening a stream whose server asked for `retry_ms` (or none),
+/// within [`MIN_RECONNECT_DELAY_MS`]..=[`MAX_RECONNECT_DELAY_MS`].
+pub fn reconnect_delay_ms(retry_ms: Option<u64>) -> u32 {
+    let asked = retry_ms.map_or(DEFAULT_RECONNECT_DELAY_MS, |ms| {
+        u32::try_from(ms).unwrap_or(MAX_RECONNECT_DELAY_MS)
+    });
+    asked.clamp(MIN_RECONNECT_DELAY_MS, MAX_RECONNECT_DELAY_MS)
+}
+
+/// When to reopen the session's GET stream after it ended (or could not be opened).
+///
+/// ```
+/// use mcp_elicit::driver::legacy::{Reconnect, MIN_RECONNECT_DELAY_MS};
+/// let mut pace = Reconnect::default();
+/// // `retry: 0` and a stream that closes at once: floored, and soon backed off.
+/// assert_eq!(pace.next_delay_ms(false, Some(0)), MIN_RECONNECT_DELAY_MS);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reconnect {
+    idle: u32,
+    backoff_ms: u32,
+}
+
+impl Default for Reconnect {
+    fn default() -> Self {
+        Reconnect {
+            idle: 0,
+            backoff_ms: DEFAULT_RECONNECT_DELAY_MS,
+        }
+    }
+}
+
+impl Reconnect {
+    /// The wait before the next GET: `carried` says whether the stream that ended brought
+    /// any event, `retry_ms` is the server's latest `retry:`.
+    pub fn next_delay_ms(&mut self, carried: bool, retry_ms: Option<u64>) -> u32 {
+        if carried {
+            self.idle = 0;
+            self.backoff_ms = DEFAULT_RECONNECT_DELAY_MS;
+        } else {
+            self.idle = self.idle.saturating_add(1);
+        }
+        if self.idle <= MAX_IDLE_RECONNECTS {
+            return reconnect_delay_ms(retry_ms);
+        }
+        let delay = self.backoff_ms;
+        self.backoff_ms = self
+            .backoff_ms
+            .saturating_mul(2)
+            .min(MAX_RECONNECT_DELAY_MS);
+        delay
+    }
+}
+
+/// Automatic replies (pings, `roots/list`, refusals, sampling answers) POSTed at once at
+/// most; more wait in a queue. Eight keeps them prompt without holding many of the
+/// browser's connections to one server (Chromium allows six per host over HTTP/1.1: the
+/// rest queue in the browser anyway).
+pub const MAX_AUTOMATIC_REPLIES_IN_FLIGHT: usize = 8;
+/// Automatic replies waiting for a free slot at most. Beyond it a new one is dropped: the
+/// server is asking faster than it takes the answers (a flood of pings); an unanswered ping
+/// is harmless, and any other dropped request is left to the server's own timeout.
+pub const MAX_AUTOMATIC_REPLIES_QUEUED: usize = 256;
+
+/// The automatic replies a session owes the server, paced by
+/// [`MAX_AUTOMATIC_REPLIES_IN_FLIGHT`] and [`MAX_AUTOMATIC_REPLIES_QUEUED`]:
+/// [`offer`](Self::offer) a reply, POST what it hands back, and call
+/// [`sent`](Self::sent) when that POST ended (it hands back the next to POST).
+#[derive(Debug, Default)]
+pub struct AutomaticReplies {
+    in_flight: usize,
+    queue: std::collections::VecDeque<HttpRequest>,
+    dropped: u64,
+}
+
+/// What became of an offered automatic reply.
+#[derive(Debug)]
+#[must_use]
+pub enum Offered {
+    /// POST it now.
+    Send(HttpRequest),
+    /// It waits for a slot.
+    Queued,
+    /// Dropped (the queue is full); `first` for the first drop since the queue last had
+    /// room, to say so once rather than once per reply.
+    Dropped { first: bool },
+}
+
+impl AutomaticReplies {
+    pub fn offer(&mut self, reply: HttpRequest) -> Offered {
+        if self.in_flight < MAX_AUTOMATIC_REPLIES_IN_FLIGHT {
+            self.in_flight += 1;
+            return Offered::Send(reply);
+        }
+        if self.queue.len() < MAX_AUTOMATIC_REPLIES_QUEUED {
+            self.queue.push_back(reply);
+            return Offered::Queued;
+        }
+        self.dropped = self.dropped.saturating_add(1);
+        Offered::Dropped {
+            first: self.dropped == 1,
+        }
+    }
+
+    /// A POST handed out ended (delivered or not): the next reply to POST, if one waits.
+    pub fn sent(&mut self) -> Option<HttpRequest> {
+        // Either way there is room again: a later drop is said again.
+        self.dropped = 0;
+        let next = self.queue.pop_front();
+        if next.is_none() {
+            self.in_flight = self.in_flight.saturating_sub(1);
+        }
+        next
+    }
+
+    /// Replies POSTed now and waiting, for tests and diagnostics.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight
+    }
+
+    pub fn queued(&self) -> usize {
+        self.queue.len()
     }
 }
