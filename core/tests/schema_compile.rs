@@ -1,6 +1,8 @@
 //! The compiler on every field kind, every enum shape, and every refusal with its exact path.
 
-use mcp_elicit::schema::{compile, EnumOption, FieldKind, FormSpec, NumberBounds, StringFormat};
+use mcp_elicit::schema::{
+    compile, EnumOption, FieldKind, FormSpec, NumberBounds, Pattern, StringFormat,
+};
 use serde_json::{json, Value};
 
 fn ok(schema: Value) -> FormSpec {
@@ -94,7 +96,7 @@ fn string_with_every_constraint() {
             min_length: Some(2),
             max_length: Some(10),
             format: Some(StringFormat::Email),
-            pattern: Some("^a".into()),
+            pattern: Pattern::new("^a").ok(),
         }
     );
     for (f, sf) in [

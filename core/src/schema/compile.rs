@@ -4,10 +4,22 @@
 //! Refusing is deliberate: a form that silently drops a nested object or a union would collect
 //! an answer the server cannot use, so the user would fill it in for nothing.
 
-use super::form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, StringFormat};
+use super::form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, Pattern, StringFormat};
 use super::SchemaError;
 use crate::validate::{value_fits_kind, KindMismatch};
 use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// The most properties one schema may have: 1,000. A person fills a form field by field; far
+/// fewer make an unusable form already, and each property becomes controls on the page, so a
+/// server sending 10^5 of them would freeze it. More are refused at `/properties`.
+pub const MAX_PROPERTIES: usize = 1000;
+
+/// The most choices one select or multi-select may offer: 50,000. Long lists are real (files,
+/// accounts, time zones) and the page renders 20,000 checkboxes in well under a second; each
+/// choice is a control, so a list bounded only by the 16 MiB message could freeze the page.
+/// More are refused at the list (`enum`, `oneOf` or `anyOf`).
+pub const MAX_ENUM_OPTIONS: usize = 50_000;
 
 /// Compiles a raw `requestedSchema` into a [`FormSpec`], or refuses it with a precise error.
 ///
@@ -42,6 +54,15 @@ pub fn compile(schema: &Value) -> Result<FormSpec, SchemaError> {
             ))
         }
     };
+    if properties.len() > MAX_PROPERTIES {
+        return Err(err(
+            "/properties",
+            format!(
+                "The schema has {} properties; a form can have at most {MAX_PROPERTIES}.",
+                properties.len()
+            ),
+        ));
+    }
     let required = required_names(root, properties)?;
 
     let mut fields = Vec::with_capacity(properties.len());
@@ -50,7 +71,7 @@ pub fn compile(schema: &Value) -> Result<FormSpec, SchemaError> {
         fields.push(compile_field(
             name,
             prop,
-            required.contains(&name.as_str()),
+            required.contains(name.as_str()),
             &path,
         )?);
     }
@@ -62,13 +83,13 @@ pub fn compile(schema: &Value) -> Result<FormSpec, SchemaError> {
 }
 
 /// Reads `required`, refusing names that are not properties: such a form could never be
-/// answered, so it is better to say so than to show it.
+/// answered, so it is better to say so than to show it. A name may be listed more than once.
 fn required_names<'a>(
     root: &'a Map<String, Value>,
     properties: &Map<String, Value>,
-) -> Result<Vec<&'a str>, SchemaError> {
+) -> Result<BTreeSet<&'a str>, SchemaError> {
     let Some(req) = root.get("required") else {
-        return Ok(Vec::new());
+        return Ok(BTreeSet::new());
     };
     let list = req.as_array().ok_or_else(|| {
         err(
@@ -76,19 +97,21 @@ fn required_names<'a>(
             "\"required\" must be a list of property names.",
         )
     })?;
-    let mut names = Vec::with_capacity(list.len());
+    let mut names = BTreeSet::new();
     for (i, item) in list.iter().enumerate() {
-        let path = format!("/required/{i}");
-        let name = item
-            .as_str()
-            .ok_or_else(|| err(&path, "Each entry of \"required\" must be a property name."))?;
+        let Some(name) = item.as_str() else {
+            return Err(err(
+                &format!("/required/{i}"),
+                "Each entry of \"required\" must be a property name.",
+            ));
+        };
         if !properties.contains_key(name) {
             return Err(err(
-                &path,
+                &format!("/required/{i}"),
                 format!("\"{name}\" is listed as required but there is no such property."),
             ));
         }
-        names.push(name);
+        names.insert(name);
     }
     Ok(names)
 }
@@ -243,15 +266,15 @@ fn string_kind(name: &str, obj: &Map<String, Value>, path: &str) -> Result<Field
     };
     let pattern = match obj.get("pattern") {
         None => None,
-        Some(Value::String(p)) => {
-            if let Err(e) = regex_lite::Regex::new(p) {
+        Some(Value::String(p)) => match Pattern::new(p) {
+            Ok(p) => Some(p),
+            Err(e) => {
                 return Err(err(
                     &format!("{path}/pattern"),
-                    format!("The pattern of \"{name}\" is not a regular expression this client understands: {e}"),
-                ));
+                    format!("The pattern of \"{name}\" is not a regular expression this client accepts: {e}"),
+                ))
             }
-            Some(p.clone())
-        }
+        },
         Some(other) => {
             return Err(err(
                 &format!("{path}/pattern"),
@@ -340,21 +363,22 @@ fn string_list(name: &str, v: Option<&Value>, path: &str) -> Result<Vec<String>,
             format!("The enum of \"{name}\" is empty, so there is nothing to choose."),
         ));
     }
+    check_choice_count(name, list.len(), path)?;
     let mut out: Vec<String> = Vec::with_capacity(list.len());
+    let mut seen = BTreeSet::new();
     for (i, item) in list.iter().enumerate() {
-        let ipath = format!("{path}/{i}");
-        let s = item.as_str().ok_or_else(|| {
-            err(
-                &ipath,
+        let Some(s) = item.as_str() else {
+            return Err(err(
+                &format!("{path}/{i}"),
                 format!(
                     "Each choice of \"{name}\" must be a string, not {}.",
                     show(item)
                 ),
-            )
-        })?;
-        if out.iter().any(|o| o == s) {
+            ));
+        };
+        if !seen.insert(s) {
             return Err(err(
-                &ipath,
+                &format!("{path}/{i}"),
                 format!("The choice \"{s}\" of \"{name}\" appears more than once."),
             ));
         }
@@ -382,7 +406,9 @@ fn titled_options(
             format!("The choices of \"{name}\" are empty, so there is nothing to choose."),
         ));
     }
+    check_choice_count(name, list.len(), path)?;
     let mut out: Vec<EnumOption> = Vec::with_capacity(list.len());
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
     for (i, item) in list.iter().enumerate() {
         let ipath = format!("{path}/{i}");
         let o = item.as_object().ok_or_else(|| {
@@ -392,7 +418,7 @@ fn titled_options(
             )
         })?;
         let value = match o.get("const") {
-            Some(Value::String(s)) => s.clone(),
+            Some(Value::String(s)) => s,
             Some(other) => {
                 return Err(err(
                     &format!("{ipath}/const"),
@@ -410,15 +436,31 @@ fn titled_options(
             }
         };
         let title = opt_string(o, "title", &ipath)?.unwrap_or_else(|| value.clone());
-        if out.iter().any(|x| x.value == value) {
+        if !seen.insert(value) {
             return Err(err(
                 &ipath,
                 format!("The choice \"{value}\" of \"{name}\" appears more than once."),
             ));
         }
-        out.push(EnumOption { value, title });
+        out.push(EnumOption {
+            value: value.clone(),
+            title,
+        });
     }
     Ok(out)
+}
+
+/// Refuses a list of more than [`MAX_ENUM_OPTIONS`] choices, before any is looked at.
+fn check_choice_count(name: &str, len: usize, path: &str) -> Result<(), SchemaError> {
+    if len > MAX_ENUM_OPTIONS {
+        return Err(err(
+            path,
+            format!(
+                "\"{name}\" offers {len} choices; a field can offer at most {MAX_ENUM_OPTIONS}."
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn multi_select_kind(

@@ -34,16 +34,26 @@
 //! | `enumNames` not matching `enum` one to one | refused at `/properties/<name>/enumNames` |
 //! | both `enum` and `oneOf` | refused at `/properties/<name>` |
 //! | `default` of the wrong kind (wrong type, non-integral integer, not a choice) | refused at `/properties/<name>/default` |
-//! | `pattern` that is not a regular expression (syntax of the `regex-lite` crate: no look-around or back-references) | refused at `/properties/<name>/pattern` |
+//! | `pattern` that is not a regular expression (syntax of the `regex-lite` crate: no look-around or back-references), longer than [`MAX_PATTERN_LEN`] bytes, or larger than [`REGEX_SIZE_LIMIT`] compiled | refused at `/properties/<name>/pattern` |
+//! | more than [`MAX_PROPERTIES`] properties | refused at `/properties` |
+//! | more than [`MAX_ENUM_OPTIONS`] choices in one field | refused at that list |
 //! | non-numeric bounds, negative or fractional lengths/counts, `min > max` lengths/counts | refused at that key |
 //! | `title` / `description` / `format` that is not a string | refused at that key |
 //!
 //! Names in pointers are escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`).
+//!
+//! The work is linear (or n log n) in the schema's size: lookups over server-sized lists
+//! (`required`, the choices) go through ordered sets, which no choice of keys can degrade,
+//! unlike a hash set on wasm32-unknown-unknown, where std seeds its hasher from memory
+//! addresses (the target has no randomness), which a server can predict.
 
 mod compile;
 mod error;
 mod form;
 
-pub use compile::compile;
+pub use compile::{compile, MAX_ENUM_OPTIONS, MAX_PROPERTIES};
 pub use error::SchemaError;
-pub use form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, StringFormat};
+pub use form::{
+    EnumOption, Field, FieldKind, FormSpec, NumberBounds, Pattern, PatternError, StringFormat,
+    MAX_PATTERN_LEN, MAX_PATTERN_TEXT_LEN, REGEX_SIZE_LIMIT,
+};

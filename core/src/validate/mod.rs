@@ -22,10 +22,12 @@ mod value;
 
 pub use error::{ErrorCode, FieldError};
 pub use formats::{local_to_rfc3339, rfc3339_to_local};
+pub use value::MAX_LISTED_CHOICES;
 pub(crate) use value::{value_fits_kind, KindMismatch};
 
 use crate::schema::{Field, FieldKind, FormSpec, StringFormat};
 use serde_json::{Map, Number, Value};
+use std::collections::{BTreeMap, BTreeSet};
 use value::validate_value;
 
 /// What a form control holds before coercion.
@@ -63,9 +65,14 @@ pub fn coerce_form(
 ) -> Result<Map<String, Value>, Vec<FieldError>> {
     let mut content = Map::new();
     let mut errors = Vec::new();
+    // The first entry of a name is the one that counts.
+    let mut inputs: BTreeMap<&str, &RawInput> = BTreeMap::new();
+    for (name, input) in raw {
+        inputs.entry(name.as_str()).or_insert(input);
+    }
     for field in &spec.fields {
-        let result = match raw.iter().find(|(name, _)| *name == field.name) {
-            Some((_, input)) => check_field(field, input),
+        let result = match inputs.get(field.name.as_str()) {
+            Some(input) => check_field(field, input),
             None => empty(field),
         };
         match result {
@@ -76,8 +83,9 @@ pub fn coerce_form(
             Err(e) => errors.push(e),
         }
     }
+    let known = field_names(spec);
     for (name, _) in raw {
-        if !spec.fields.iter().any(|f| f.name == *name) {
+        if !known.contains(name.as_str()) {
             errors.push(unknown(name));
         }
     }
@@ -114,8 +122,9 @@ pub fn validate_content(
             }
         }
     }
+    let known = field_names(spec);
     for name in obj.keys() {
-        if !spec.fields.iter().any(|f| f.name == *name) {
+        if !known.contains(name.as_str()) {
             errors.push(unknown(name));
         }
     }
@@ -263,6 +272,11 @@ fn parse_number(t: &str) -> Option<Number> {
         return Some(Number::from(f as i64));
     }
     Number::from_f64(f)
+}
+
+/// The spec's field names as an ordered set: lookups a host or server cannot degrade.
+fn field_names(spec: &FormSpec) -> BTreeSet<&str> {
+    spec.fields.iter().map(|f| f.name.as_str()).collect()
 }
 
 fn empty(field: &Field) -> Result<Option<Value>, FieldError> {

@@ -3,9 +3,15 @@
 
 use super::error::{ErrorCode, FieldError};
 use super::formats;
-use crate::schema::{EnumOption, Field, FieldKind, NumberBounds, StringFormat};
+use crate::schema::{
+    EnumOption, Field, FieldKind, NumberBounds, StringFormat, MAX_PATTERN_TEXT_LEN,
+};
 use serde_json::Value;
-use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+/// How many choices an `enum` error message lists before "and N more": 10. The message is
+/// shown under the field; a list of 50,000 titles would bury the form.
+pub const MAX_LISTED_CHOICES: usize = 10;
 
 /// Why a value is not even of a field's kind (used to refuse defaults).
 pub(crate) enum KindMismatch {
@@ -46,15 +52,15 @@ pub(crate) fn value_fits_kind(kind: &FieldKind, v: &Value) -> Result<(), KindMis
             let list = v
                 .as_array()
                 .ok_or(KindMismatch::Type("a list of its choices"))?;
-            for item in list {
-                let s = item
-                    .as_str()
-                    .ok_or(KindMismatch::Type("a list of its choices"))?;
-                if !is_option(options, s) {
-                    return Err(KindMismatch::NotAnOption(s.to_owned()));
-                }
+            let picks = list
+                .iter()
+                .map(Value::as_str)
+                .collect::<Option<Vec<&str>>>()
+                .ok_or(KindMismatch::Type("a list of its choices"))?;
+            match first_stranger(options, &picks) {
+                Some(s) => Err(KindMismatch::NotAnOption(s.to_owned())),
+                None => Ok(()),
             }
-            Ok(())
         }
     }
 }
@@ -97,20 +103,19 @@ pub(crate) fn validate_value(field: &Field, v: &Value) -> Result<(), FieldError>
                 }
             }
             if let Some(p) = pattern {
-                // The compiler already proved the pattern compiles; if it somehow does not,
-                // say so instead of accepting what cannot be checked.
-                let matched = pattern_matches(p, s);
-                match matched {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        return fail(ErrorCode::Pattern, format!("Must match the pattern {p}."))
-                    }
-                    Err(_) => {
-                        return fail(
-                            ErrorCode::Pattern,
-                            format!("Cannot be checked: the pattern {p} is not understood."),
-                        )
-                    }
+                // The check costs the text's length times the pattern's size: beyond the cap
+                // the text is refused in words rather than checked at a cost the server chose.
+                if len > MAX_PATTERN_TEXT_LEN as u64 {
+                    return fail(
+                        ErrorCode::Pattern,
+                        format!(
+                            "Too long to check against the pattern {p}: at most {} here.",
+                            chars(MAX_PATTERN_TEXT_LEN as u64)
+                        ),
+                    );
+                }
+                if !p.is_match(s) {
+                    return fail(ErrorCode::Pattern, format!("Must match the pattern {p}."));
                 }
             }
             Ok(())
@@ -156,26 +161,27 @@ pub(crate) fn validate_value(field: &Field, v: &Value) -> Result<(), FieldError>
             let Some(list) = v.as_array() else {
                 return fail(ErrorCode::Type, "Must be a list of choices.".into());
             };
-            let mut seen: Vec<&str> = Vec::with_capacity(list.len());
-            for item in list {
-                let Some(s) = item.as_str() else {
-                    return fail(ErrorCode::Type, "Every choice must be text.".into());
-                };
-                if !is_option(options, s) {
-                    return fail(
-                        ErrorCode::Enum,
-                        format!("\"{s}\" is not a choice; choose from: {}.", titles(options)),
-                    );
-                }
-                if seen.contains(&s) {
-                    // No code of its own in the contract; a repeated choice is not a valid
-                    // selection, which is what `enum` means here.
-                    return fail(
-                        ErrorCode::Enum,
-                        format!("\"{s}\" is chosen more than once."),
-                    );
-                }
-                seen.push(s);
+            let Some(picks) = list
+                .iter()
+                .map(Value::as_str)
+                .collect::<Option<Vec<&str>>>()
+            else {
+                return fail(ErrorCode::Type, "Every choice must be text.".into());
+            };
+            if let Some(s) = first_stranger(options, &picks) {
+                return fail(
+                    ErrorCode::Enum,
+                    format!("\"{s}\" is not a choice; choose from: {}.", titles(options)),
+                );
+            }
+            let mut seen = BTreeSet::new();
+            if let Some(s) = picks.iter().find(|s| !seen.insert(**s)) {
+                // No code of its own in the contract; a repeated choice is not a valid
+                // selection, which is what `enum` means here.
+                return fail(
+                    ErrorCode::Enum,
+                    format!("\"{s}\" is chosen more than once."),
+                );
             }
             let count = list.len() as u64;
             if let Some(min) = *min_items {
@@ -197,32 +203,6 @@ pub(crate) fn validate_value(field: &Field, v: &Value) -> Result<(), FieldError>
             Ok(())
         }
     }
-}
-
-thread_local! {
-    /// Recently used patterns, compiled. A form validates the same few patterns on every
-    /// keystroke; compiling each time would dominate validation. Small and bounded, since the
-    /// patterns come from servers.
-    static PATTERNS: RefCell<Vec<(String, regex_lite::Regex)>> = const { RefCell::new(Vec::new()) };
-}
-
-const PATTERN_CACHE_SIZE: usize = 32;
-
-/// Whether `s` contains a match of `pattern` (JSON Schema patterns are not anchored).
-fn pattern_matches(pattern: &str, s: &str) -> Result<bool, regex_lite::Error> {
-    PATTERNS.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if let Some((_, re)) = cache.iter().find(|(p, _)| p == pattern) {
-            return Ok(re.is_match(s));
-        }
-        let re = regex_lite::Regex::new(pattern)?;
-        let matched = re.is_match(s);
-        if cache.len() >= PATTERN_CACHE_SIZE {
-            cache.remove(0);
-        }
-        cache.push((pattern.to_owned(), re));
-        Ok(matched)
-    })
 }
 
 fn check_format(f: StringFormat, s: &str) -> Result<(), &'static str> {
@@ -281,12 +261,35 @@ fn is_option(options: &[EnumOption], s: &str) -> bool {
     options.iter().any(|o| o.value == s)
 }
 
+/// The first pick (in the list's order) that is not one of the options: one pass over each
+/// list and an ordered set, so 50,000 picks of 50,000 choices stay n log n.
+fn first_stranger<'a>(options: &[EnumOption], picks: &[&'a str]) -> Option<&'a str> {
+    match picks {
+        [] => None,
+        [one] => (!is_option(options, one)).then_some(*one),
+        _ => {
+            let values: BTreeSet<&str> = options.iter().map(|o| o.value.as_str()).collect();
+            picks.iter().find(|p| !values.contains(**p)).copied()
+        }
+    }
+}
+
+/// The choices' titles for a message: the first [`MAX_LISTED_CHOICES`], then how many more.
 fn titles(options: &[EnumOption]) -> String {
-    options
+    let shown: Vec<&str> = options
         .iter()
+        .take(MAX_LISTED_CHOICES)
         .map(|o| o.title.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    let mut out = shown.join(", ");
+    if let Some(more) = options
+        .len()
+        .checked_sub(MAX_LISTED_CHOICES)
+        .filter(|n| *n > 0)
+    {
+        out.push_str(&format!(" and {more} more"));
+    }
+    out
 }
 
 fn chars(n: u64) -> String {

@@ -9,6 +9,7 @@ use iri_string::template::simple_context::SimpleContext;
 use iri_string::template::UriTemplateStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+use std::collections::BTreeSet;
 
 /// One prompt from `prompts/list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -129,9 +130,10 @@ impl ResourceTemplate {
 
     /// The template's variables, each once, in order of first use.
     pub fn variables(&self) -> Result<Vec<String>, String> {
+        let mut seen = BTreeSet::new();
         let mut names: Vec<String> = Vec::new();
         for var in self.template()?.variables() {
-            if !names.iter().any(|n| n == var.as_str()) {
+            if seen.insert(var.as_str()) {
                 names.push(var.as_str().to_owned());
             }
         }
