@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
+use super::jsonrpc::quote;
+
 /// One prompt from `prompts/list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -122,8 +124,8 @@ impl ResourceTemplate {
     fn template(&self) -> Result<&UriTemplateStr, String> {
         UriTemplateStr::new(&self.uri_template).map_err(|e| {
             format!(
-                "the server's URI template {:?} is not valid RFC 6570 ({e})",
-                self.uri_template
+                "the server's URI template {} is not valid RFC 6570 ({e})",
+                quote(&self.uri_template)
             )
         })
     }
@@ -167,8 +169,8 @@ impl ResourceTemplate {
             .map(|expanded| expanded.to_string())
             .map_err(|e| {
                 format!(
-                    "the URI template {:?} cannot be expanded ({e})",
-                    self.uri_template
+                    "the URI template {} cannot be expanded ({e})",
+                    quote(&self.uri_template)
                 )
             })
     }

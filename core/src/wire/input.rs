@@ -183,7 +183,8 @@ impl ModernResult {
             }
             None | Some(RESULT_TYPE_COMPLETE) => Ok(ModernResult::Complete(raw)),
             Some(other) => Err(super::WireError::new(format!(
-                "the server answered with result type {other:?}, which this client does not know"
+                "the server answered with result type {}, which this client does not know",
+                super::jsonrpc::quote(other)
             ))),
         }
     }

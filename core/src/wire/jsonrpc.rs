@@ -16,6 +16,29 @@ use std::fmt;
 /// The only JSON-RPC version MCP speaks.
 pub const JSONRPC_VERSION: &str = "2.0";
 
+/// The most characters of a server's text quoted in a [`WireError`]: 60. Enough to recognise a
+/// method name, version or id; a message quoting a server's whole 16 MiB value would be
+/// copied into every error shown (and logged). Longer text is cut with `…`.
+pub const MAX_QUOTED_CHARS: usize = 60;
+
+/// `text` quoted for a message (Rust string syntax, so control characters show as escapes),
+/// cut to [`MAX_QUOTED_CHARS`] characters.
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTED_CHARS) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}…", text.get(..cut).unwrap_or("")),
+    }
+}
+
+/// A server's JSON value for a message: its JSON text, cut as [`quote`] cuts.
+fn show_json(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(MAX_QUOTED_CHARS) {
+        None => text,
+        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or("")),
+    }
+}
+
 /// Error codes the client must recognise (`mcp_types/jsonrpc.py`).
 pub mod codes {
     /// Invalid JSON was received.
@@ -143,7 +166,8 @@ fn parse_id(v: Value) -> Result<RequestId, WireError> {
             .map(RequestId::Number)
             .ok_or_else(|| WireError::new(format!("message id {n} is not an integer"))),
         other => Err(WireError::new(format!(
-            "message id must be an integer or a string, not {other}"
+            "message id must be an integer or a string, not {}",
+            show_json(&other)
         ))),
     }
 }
@@ -163,7 +187,8 @@ pub fn parse_message(text: &str) -> Result<Incoming, WireError> {
         Some(JSONRPC_VERSION) => {}
         Some(other) => {
             return Err(WireError::new(format!(
-                "the server sent a message with jsonrpc version {other:?}, expected \"2.0\""
+                "the server sent a message with jsonrpc version {}, expected \"2.0\"",
+                quote(other)
             )))
         }
         None => {
@@ -179,7 +204,8 @@ pub fn parse_message(text: &str) -> Result<Incoming, WireError> {
                 params: env.params,
             }),
             Some(Value::Null) => Err(WireError::new(format!(
-                "the server sent a {method:?} request with a null id"
+                "the server sent a {} request with a null id",
+                quote(&method)
             ))),
             Some(id) => Ok(Incoming::Request {
                 id: parse_id(id)?,
