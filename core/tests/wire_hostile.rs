@@ -78,3 +78,29 @@ fn a_hundred_thousand_input_requests_parse() {
         ModernResult::Complete(_) => panic!("complete"),
     }
 }
+
+/// Found by scripts/fuzz: iri-string 0.7.14 panics (slicing inside a character) on a `%`
+/// followed by a non-ASCII character, as in `%৽1`. A panic in wasm kills the page; the
+/// template is refused in words instead.
+#[test]
+fn a_percent_before_a_non_ascii_character_is_refused_not_a_panic() {
+    for bad in [
+        "%\u{9fd}1",
+        "a%\u{e9}",
+        "%1\u{e9}",
+        "{x}%\u{1F600}0",
+        "%",
+        "%4",
+    ] {
+        let t = ResourceTemplate {
+            uri_template: bad.into(),
+            name: "t".into(),
+            title: None,
+            description: None,
+            mime_type: None,
+        };
+        let err = t.variables().unwrap_err();
+        assert!(err.contains("percent"), "{bad:?}: {err}");
+        assert!(t.expand(&serde_json::Map::new()).is_err());
+    }
+}

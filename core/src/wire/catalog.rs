@@ -122,6 +122,16 @@ pub struct ListResourceTemplatesResult {
 
 impl ResourceTemplate {
     fn template(&self) -> Result<&UriTemplateStr, String> {
+        // iri-string 0.7 slices two bytes after each `%` without checking for a character
+        // boundary, so `%` before a non-ASCII character panics there (found by
+        // scripts/fuzz). RFC 6570 allows `%` only as `%` HEXDIG HEXDIG, so refusing
+        // anything else first is the same verdict, without the panic.
+        if let Some(at) = bad_percent(&self.uri_template) {
+            return Err(format!(
+                "the server's URI template {} is not valid RFC 6570 (a percent sign at byte {at} is not followed by two hex digits)",
+                quote(&self.uri_template)
+            ));
+        }
         UriTemplateStr::new(&self.uri_template).map_err(|e| {
             format!(
                 "the server's URI template {} is not valid RFC 6570 ({e})",
@@ -174,4 +184,13 @@ impl ResourceTemplate {
                 )
             })
     }
+}
+
+/// The byte offset of the first `%` not followed by two ASCII hex digits, if any.
+fn bad_percent(template: &str) -> Option<usize> {
+    let bytes = template.as_bytes();
+    bytes.iter().enumerate().find_map(|(i, &b)| {
+        let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
+        (b == b'%' && !(hex(i + 1) && hex(i + 2))).then_some(i)
+    })
 }
