@@ -1,5 +1,8 @@
 // The script of csp-check.html (a file: the page's CSP forbids inline scripts).
 import init, { compileSchema, validateContent, elicit, McpClient } from "./pkg/mcp_elicit_web.js";
+import { refuseIfFramed } from "./frame-guard.js";
+
+if (refuseIfFramed()) throw new Error("framed: not started");
 
 const out = (id) => document.querySelector(`[data-testid=csp-${id}]`);
 const failure = (e) => `${e && e.name}: ${e && e.message}`;

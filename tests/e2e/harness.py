@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 REPO = Path(__file__).resolve().parents[2]
 SERVERS = REPO / "tests" / "servers"
 DEMO_SERVER = SERVERS / "demo_server.py"
+HOSTILE_SERVER = SERVERS / "hostile_server.py"
 WWW = REPO / "www"
 
 sys.path.insert(0, str(SERVERS))
@@ -93,6 +94,7 @@ class DemoServer:
         self.proc: subprocess.Popen[bytes] | None = None
         self._log: Any = None
         self.starts = 0
+        self.trace_path: Path | None = None
 
     @property
     def origin(self) -> str:
@@ -123,7 +125,8 @@ class DemoServer:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             stem = self.log_dir / f"demo-server-{self.port}-{self.starts}"
             if "--trace" not in self.options:
-                cmd += ["--trace", f"{stem}.trace.jsonl"]
+                self.trace_path = Path(f"{stem}.trace.jsonl")
+                cmd += ["--trace", str(self.trace_path)]
             self._log = open(f"{stem}.log", "wb")  # noqa: SIM115
             out: Any = self._log
         else:
@@ -131,6 +134,25 @@ class DemoServer:
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
         wait_for_port(self.port, self.proc)
         return self
+
+    def trace(self) -> list[dict[str, Any]]:
+        """The HTTP exchanges of the current run that have ended (`--trace` JSON lines)."""
+        if self.trace_path is None or not self.trace_path.exists():
+            return []
+        lines = self.trace_path.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def methods(self) -> list[str]:
+        """The JSON-RPC `method` of each traced request that had one, in order."""
+        out = []
+        for record in self.trace():
+            try:
+                body = json.loads(record.get("request_body") or "null")
+            except ValueError:
+                continue
+            if isinstance(body, dict) and isinstance(body.get("method"), str):
+                out.append(body["method"])
+        return out
 
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL) and wait until the port is free."""
@@ -157,12 +179,71 @@ class DemoServer:
         self.stop()
 
 
+class HostileServer:
+    """`tests/servers/hostile_server.py` in a subprocess: one tool per misbehaviour.
+
+    `trace()` is what it received (each message as it arrived), `stats()` its counters
+    (`/stats`: ping answers, answers by id, unexpected answers, resume times, hung POSTs).
+    """
+
+    def __init__(self, *, log_dir: Path, port: int | None = None, name: str | None = None):
+        self.port = port or free_port()
+        self.log_dir = log_dir
+        self.name = name
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.trace_path = log_dir / f"hostile-server-{self.port}.trace.jsonl"
+        self._log: Any = None
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"{self.origin}/mcp"
+
+    def start(self) -> HostileServer:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, str(HOSTILE_SERVER), "--port", str(self.port), "--trace", str(self.trace_path)]
+        if self.name is not None:
+            cmd += ["--name", self.name]
+        self._log = open(self.log_dir / f"hostile-server-{self.port}.log", "wb")  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, cwd=REPO)
+        wait_for_port(self.port, self.proc)
+        return self
+
+    def stats(self) -> dict[str, Any]:
+        return http_request(f"{self.origin}/stats", method="GET").json()
+
+    def trace(self) -> list[dict[str, Any]]:
+        if not self.trace_path.exists():
+            return []
+        lines = self.trace_path.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def __enter__(self) -> HostileServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
 class StaticServer:
     """A directory served over HTTP on 127.0.0.1 from a thread (`tests/servers/static_server.py`)."""
 
-    def __init__(self, directory: Path, port: int | None = None):
+    def __init__(self, directory: Path, port: int | None = None, refuse_framing: bool = True):
         self.directory = directory
         self.port = port or free_port()
+        self.refuse_framing = refuse_framing
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -171,7 +252,7 @@ class StaticServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> StaticServer:
-        self._httpd = make_server(str(self.directory), self.port)
+        self._httpd = make_server(str(self.directory), self.port, refuse_framing=self.refuse_framing)
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="static-www", daemon=True)
         self._thread.start()
         return self

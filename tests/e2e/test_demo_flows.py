@@ -31,9 +31,28 @@ MODERN = "2026-07-28"
 
 
 def open_app(driver: Any, app_url: Any, server: Any, protocol: str, tool: str | None = None, args: Any = None) -> None:
-    """Open the demo on `server` in `protocol` (optionally calling `tool`) and wait for the connection."""
+    """Open the demo on `server` in `protocol` and wait for the connection. With `tool`, the
+    link names that tool and `args` (the form starts filled in with them), and the person
+    presses its Call tool: a link alone never runs a tool."""
     driver.get(app_url(server=server.url, protocol=protocol, tool=tool, args=args))
     wait_text(driver, "[data-testid=connection-status]", f"connected · {protocol}")
+    if tool is not None:
+        press_call_tool(driver, tool)
+
+
+def press_call_tool(driver: Any, tool: str) -> None:
+    """Presses Call tool in the card of `tool` once the page shows it (again on a fresh
+    lookup if the card re-rendered between lookup and click)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def pressed(d: Any) -> bool:
+        try:
+            button(wait_css(d, f"[data-tool={tool}]"), "Call tool").click()
+            return True
+        except StaleElementReferenceException:
+            return False
+
+    wait_for(driver, pressed, f"a Call tool button for {tool!r}")
 
 
 def card(driver: Any, mode: str | None = None, text: str | None = None) -> Any:
@@ -376,5 +395,6 @@ def test_auto_falls_back_to_legacy_when_discover_never_answers(driver: Any, app_
     driver.get(app_url(server=server.url, protocol="auto", tool="delete_folder", args={"path": "/tmp/project"}))
     wait_text(driver, "[data-testid=connection-status]", "connecting")
     wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}", timeout=30)
+    press_call_tool(driver, "delete_folder")
     press(driver, "/tmp/project has 2 file(s)", "Decline")
     result_text(driver, "declined: folder not deleted")

@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use mcp_elicit::wire::ElicitResult;
-use serde_json::{Map, Value};
 
+use super::query::Prefill;
 use super::state::{
     first_of_each, is_current, next_ticket, AppState, ConnStatus, Outcome, Request,
 };
@@ -20,13 +20,15 @@ fn is_full_http_url(url: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Connects to the URL in the Server URL field (closing any earlier connection), lists what
-/// the server offers, then calls `then_call` if given (the `tool`/`args` query parameters).
+/// Connects to the URL in the Server URL field (closing any earlier connection) and lists
+/// what the server offers. `prefill` (the link's `tool`/`args`) selects that tool's card and
+/// fills in its form; it never calls the tool: only the person's Call tool click does.
 ///
 /// Each connect takes a ticket: one still in flight when a newer one starts no longer
 /// counts, and whatever it connected is closed rather than shown.
-pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>) {
+pub fn connect(state: AppState, prefill: Option<Prefill>) {
     let ticket = next_ticket(state.connects);
+    state.prefill.set_value(prefill);
     let url = state.server_url.get_untracked().trim().to_owned();
     state.alert.set(None);
     state.requests.notice.set(None);
@@ -62,9 +64,7 @@ pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>)
                 if !list_offers(state, &connection, ticket).await {
                     return;
                 }
-                if let Some((name, args)) = then_call {
-                    run(state, Request::Tool { name, args });
-                }
+                say_if_the_linked_tool_is_missing(state);
             }
             Err(err) => {
                 state.status.set(ConnStatus::Failed(err.to_string()));
@@ -72,6 +72,29 @@ pub fn connect(state: AppState, then_call: Option<(String, Map<String, Value>)>)
             }
         }
     });
+}
+
+/// The link named a tool this server does not list: say so (after what the listing said),
+/// so the person does not look for a filled-in form that is not there.
+fn say_if_the_linked_tool_is_missing(state: AppState) {
+    let Some(tool) = state
+        .prefill
+        .with_value(|p| p.as_ref().map(|p| p.tool.clone()))
+    else {
+        return;
+    };
+    if state
+        .tools
+        .with_untracked(|tools| tools.iter().any(|t| t.name == tool))
+    {
+        return;
+    }
+    let why = format!("The link names the tool {tool:?}, which this server does not list.");
+    let shown = state.alert.get_untracked();
+    state.alert.set(Some(match shown {
+        Some(earlier) => format!("{earlier} {why}"),
+        None => why,
+    }));
 }
 
 /// Lists the tools, prompts, resources and templates; a failed list is said, the others
@@ -186,9 +209,9 @@ pub fn answer(state: AppState, key: String, result: ElicitResult, status: RwSign
             Ok(()) => status.set(SendStatus::Sent),
             Err(ClientError::RequestLost) => {
                 // The session kept the answer and gives it to the same question when the
-                // call is made again (the client's notice says so): as far as the card is
-                // concerned it is sent, so it must not stay at "sending".
-                status.set(SendStatus::Sent);
+                // call is made again: the card says so in words (it must not stay at
+                // "sending"); the resend's outcome retires it or says why not.
+                status.set(SendStatus::Failed(ClientError::RequestLost.to_string()));
                 if let Some(request) = state.last_call.get_untracked() {
                     run(state, request);
                 }

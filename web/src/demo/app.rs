@@ -27,7 +27,7 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
     // connect or a call says there): the page's URL does not change, so neither do they.
     let query_problems = (!start.problems.is_empty()).then(|| start.problems.join(" "));
     if start.server.is_some() {
-        actions::connect(state, start.call.clone());
+        actions::connect(state, start.prefill.clone());
     }
     view! {
         <main class="demo">
@@ -208,14 +208,27 @@ fn ToolList(state: AppState) -> impl IntoView {
 /// One tool: its name, description and a form for its arguments with Call tool. A flat
 /// input schema gets the same form renderer as elicitations; any other schema (nested
 /// objects, arrays of objects, ...) gets a JSON editor.
+///
+/// The tool a link names (`state.prefill`) is selected (`data-selected`, scrolled to) and
+/// its form starts with the link's arguments; it still runs only on the Call tool click.
 #[component]
 fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
     let name = tool.name.clone();
     let heading = tool.title.clone().unwrap_or_else(|| tool.name.clone());
+    let linked: Option<Map<String, Value>> = state.prefill.with_value(|p| {
+        p.as_ref()
+            .filter(|p| p.tool == tool.name)
+            .map(|p| p.args.clone())
+    });
+    let selected = linked.is_some();
+    let mut left_out = Vec::new();
     let form = match mcp_elicit::schema::compile(&tool.input_schema) {
         Ok(mut spec) => {
             // The tool's own heading is shown; the schema's generated title is noise.
             spec.title = None;
+            if let Some(args) = &linked {
+                left_out = args_left_out(&spec, args);
+            }
             let name = name.clone();
             let on_submit = Callback::new(move |args: Map<String, Value>| {
                 actions::run(
@@ -226,25 +239,100 @@ fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
                     },
                 )
             });
-            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Call tool" autofocus=false /> }
-                .into_any()
+            // An empty map starts every field at its default, as no map would.
+            let initial = linked.clone().unwrap_or_default();
+            view! {
+                <SchemaForm spec=spec on_submit=on_submit submit_label="Call tool" autofocus=false initial=initial />
+            }
+            .into_any()
         }
-        Err(_) => view! { <JsonArgsForm state=state name=name.clone() /> }.into_any(),
+        Err(_) => {
+            let text = match &linked {
+                Some(args) => serde_json::to_string_pretty(&Value::Object(args.clone()))
+                    .unwrap_or_else(|_| String::from("{}")),
+                None => String::from("{}"),
+            };
+            view! { <JsonArgsForm state=state name=name.clone() text=text /> }.into_any()
+        }
     };
+    let link_note = selected.then(|| view! { <LinkNote left_out=left_out /> });
+    let card = NodeRef::<leptos::html::Section>::new();
+    if selected {
+        Effect::new(move |_| {
+            if let Some(section) = card.get() {
+                section.scroll_into_view();
+            }
+        });
+    }
     let label = heading.clone();
     view! {
-        <section class="tool" data-tool=name.clone() aria-label=label>
+        <section
+            class="tool"
+            class:selected=selected
+            data-tool=name.clone()
+            data-selected=selected.then_some("true")
+            aria-label=label
+            node_ref=card
+        >
             <h3>{heading}</h3>
             <p class="description">{tool.description.clone().unwrap_or_default()}</p>
+            {link_note}
             {form}
         </section>
     }
 }
 
-/// The arguments of a tool whose schema the form renderer does not take, as JSON.
+/// How many argument names a link note lists before saying "and N more": a link can carry
+/// a long query, and the note is there to be read; the count still says how many.
+const LINK_NOTE_MAX_NAMES: usize = 10;
+
+/// Says the form was filled in from the link and waits for the person's click, and which
+/// of the link's arguments the form could not show (those are not sent: only what the
+/// form shows is).
 #[component]
-fn JsonArgsForm(state: AppState, name: String) -> impl IntoView {
-    let args_text = RwSignal::new(String::from("{}"));
+fn LinkNote(left_out: Vec<String>) -> impl IntoView {
+    let mut text = String::from(
+        "Filled in from the link you opened. Check the values: nothing runs until you press Call tool.",
+    );
+    if !left_out.is_empty() {
+        let shown: Vec<String> = left_out
+            .iter()
+            .take(LINK_NOTE_MAX_NAMES)
+            .map(|n| format!("{n:?}"))
+            .collect();
+        text.push_str(" Left out (not a field of this form, or a value it cannot show): ");
+        text.push_str(&shown.join(", "));
+        let more = left_out.len().saturating_sub(LINK_NOTE_MAX_NAMES);
+        if more > 0 {
+            text.push_str(&format!(" and {more} more"));
+        }
+        text.push('.');
+    }
+    view! { <p class="from-link" role="status" data-testid="from-link">{text}</p> }
+}
+
+/// The link's arguments the form cannot show: names that are not fields of `spec`, and
+/// values a field cannot hold (a number for a checkbox, ...). Linear in both sizes.
+fn args_left_out(spec: &mcp_elicit::schema::FormSpec, args: &Map<String, Value>) -> Vec<String> {
+    let fields: std::collections::HashMap<&str, &mcp_elicit::schema::Field> =
+        spec.fields.iter().map(|f| (f.name.as_str(), f)).collect();
+    args.iter()
+        .filter(|(name, value)| {
+            fields
+                .get(name.as_str())
+                // The offset only converts date-times; whether a value fits does not depend on it.
+                .and_then(|field| mcp_elicit::validate::input_for_value(field, value, 0))
+                .is_none()
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// The arguments of a tool whose schema the form renderer does not take, as JSON, starting
+/// with `text`.
+#[component]
+fn JsonArgsForm(state: AppState, name: String, text: String) -> impl IntoView {
+    let args_text = RwSignal::new(text);
     let field_id = format!("args-{name}");
     let label = format!("Arguments for {name} (JSON)");
     let call = move |ev: leptos::ev::SubmitEvent| {

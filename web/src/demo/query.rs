@@ -9,10 +9,19 @@ use crate::client::ProtocolChoice;
 pub struct StartParams {
     pub server: Option<String>,
     pub protocol: Option<ProtocolChoice>,
-    /// Tool to call once connected, with its arguments.
-    pub call: Option<(String, Map<String, Value>)>,
+    /// Tool to select once connected, its form filled in with these arguments. Never
+    /// called from here: only the person's Call tool click runs it (any site can link to
+    /// the page, and a tool may act on the person's behalf).
+    pub prefill: Option<Prefill>,
     /// Problems with the parameters, said in words (shown in the alert).
     pub problems: Vec<String>,
+}
+
+/// The `tool` and `args` of a link: what to show filled in, not something to run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Prefill {
+    pub tool: String,
+    pub args: Map<String, Value>,
 }
 
 /// Parses already-decoded query values (as `URLSearchParams` yields them).
@@ -43,7 +52,7 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> StartParams {
             },
         };
         match args {
-            Ok(args) => out.call = Some((tool, args)),
+            Ok(args) => out.prefill = Some(Prefill { tool, args }),
             Err(problem) => out.problems.push(problem),
         }
     }

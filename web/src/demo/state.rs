@@ -6,6 +6,7 @@ use mcp_elicit::wire::{
 };
 use serde_json::{Map, Value};
 
+use super::query::Prefill;
 use crate::client::{Connection, ProtocolChoice};
 use crate::pending::PendingRequests;
 
@@ -82,6 +83,9 @@ pub struct AppState {
     /// The latest request, so a -32042 (URL elicitation required) can be retried.
     pub last_call: RwSignal<Option<Request>>,
     pub calling: RwSignal<bool>,
+    /// The link's tool and arguments for the connection being made (the query's `tool` /
+    /// `args`): its card starts filled in with them. Nothing runs it but a click.
+    pub prefill: StoredValue<Option<Prefill>>,
     pub connection: StoredValue<Option<Connection>, LocalStorage>,
     /// The number of the latest run: only that run may write `result`, `alert` and
     /// `calling` when it ends (an earlier, slower call must not overwrite a later one).
@@ -138,6 +142,7 @@ impl AppState {
             alert: RwSignal::new(None),
             last_call: RwSignal::new(None),
             calling: RwSignal::new(false),
+            prefill: StoredValue::new(None),
             connection: StoredValue::new_local(None),
             runs: StoredValue::new(0),
             connects: StoredValue::new(0),

@@ -1,0 +1,17 @@
+// The demo page's script (a file: index.html's CSP allows no inline script).
+// The package is built into ./pkg by scripts/build-www (wasm-bindgen --target web).
+import init, { mountDemo } from "./pkg/mcp_elicit_web.js";
+import { refuseIfFramed } from "./frame-guard.js";
+
+const root = document.getElementById("app");
+if (!refuseIfFramed()) {
+  try {
+    await init();
+    mountDemo(root);
+  } catch (err) {
+    const alert = document.createElement("p");
+    alert.setAttribute("role", "alert");
+    alert.textContent = "The demo could not start: " + (err && err.message ? err.message : String(err));
+    root.replaceChildren(alert);
+  }
+}
