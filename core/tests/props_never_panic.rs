@@ -208,7 +208,7 @@ proptest! {
 
     #[test]
     fn uri_templates_never_panic(
-        t in "[a-z:/{}?&#*,.+;=%~-]{0,24}|[{}a-zé日/]{0,12}",
+        t in "[a-z:/{}?&#*,.+;=%~-]{0,24}|[{}a-zé日/]{0,12}|[a-f0-9%{}é৽/]{0,12}",
         value in text(),
     ) {
         let template = ResourceTemplate {
@@ -224,6 +224,32 @@ proptest! {
             let _ = template.expand(&values);
         }
         let _ = template.variables_schema();
+    }
+
+    /// Whatever ids a stream sends, every id an event carries and the one kept for
+    /// resuming are resume tokens within `MAX_EVENT_ID_LEN`, whatever the chunking.
+    #[test]
+    fn sse_ids_kept_are_short_tokens(
+        ids in proptest::collection::vec(("[ -~\t\u{e9}]{0,4}", 0usize..3), 1..6),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        use mcp_elicit::sse::{resume_token, SseDecoder, MAX_EVENT_ID_LEN};
+        let mut stream = String::new();
+        for (id, long) in &ids {
+            // Around the cap: under it, at it, past it.
+            let pad = [0, MAX_EVENT_ID_LEN - id.len().min(MAX_EVENT_ID_LEN), MAX_EVENT_ID_LEN + 1][*long];
+            stream.push_str(&format!("id: {id}{}\ndata: x\n\n", "7".repeat(pad)));
+        }
+        let bytes = stream.as_bytes();
+        let (a, b) = bytes.split_at(cut.index(bytes.len() + 1));
+        let mut d = SseDecoder::new();
+        let mut events = d.feed(a).unwrap();
+        events.extend(d.feed(b).unwrap());
+        prop_assert_eq!(events.len(), ids.len());
+        for id in events.iter().filter_map(|e| e.id.as_deref()).chain(d.last_event_id()) {
+            prop_assert!(id.len() <= MAX_EVENT_ID_LEN);
+            prop_assert_eq!(resume_token(id), Some(id));
+        }
     }
 
     #[test]
