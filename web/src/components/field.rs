@@ -6,6 +6,8 @@ use super::form_state::FieldState;
 use leptos::prelude::*;
 use mcp_elicit::schema::{EnumOption, FieldKind, NumberBounds, StringFormat};
 use mcp_elicit::validate::RawInput;
+use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// The `<input type>` for a string format.
@@ -218,15 +220,20 @@ fn select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOption>) -
     } else {
         None
     };
+    // The choice shown first, as a plain `selected` attribute: after that the `<select>`
+    // itself holds what is chosen, and `raw` follows it. (A reactive `selected` on every
+    // option would subscribe each of a server-sized list to one signal, and every change
+    // would re-run them all.)
+    let chosen = match raw.get_untracked() {
+        RawInput::Text(t) => t,
+        _ => String::new(),
+    };
     let opts = options
         .into_iter()
         .map(|o| {
-            let value = o.value.clone();
+            let selected = o.value == chosen;
             view! {
-                <option
-                    value=o.value
-                    prop:selected=move || matches!(&raw.get(), RawInput::Text(t) if *t == value)
-                >
+                <option value=o.value selected=selected>
                     {o.title}
                 </option>
             }
@@ -253,7 +260,7 @@ fn select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOption>) -
                 }
             >
                 {placeholder.map(|p| view! {
-                    <option value="" prop:selected=move || matches!(&raw.get(), RawInput::Text(t) if t.is_empty())>{p}</option>
+                    <option value="" selected=chosen.is_empty()>{p}</option>
                 })}
                 {opts}
             </select>
@@ -265,45 +272,81 @@ fn select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOption>) -
 
 fn multi_select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOption>) -> AnyView {
     let s_desc = state.clone();
+    let s_marks = state.clone();
     let raw = state.raw;
     let error = state.error;
     let required = state.field.required;
-    let all_values: Vec<String> = options.iter().map(|o| o.value.clone()).collect();
+    // A server may send any number of options, so nothing here costs the whole list per box:
+    // - the values are shared by every box, and the ticked boxes are a set of option
+    //   indexes, so a tick costs O(log n) plus the answer's own length; the set is ordered,
+    //   so the answer keeps the schema's option order whatever order boxes are ticked in;
+    // - a box has no reactive attribute of its own: one subscription per box to the same
+    //   signal makes every change re-run them all. The `<fieldset>` disables them all at
+    //   once, the box holds its own ticked state, and one effect below copies the field's
+    //   invalid mark and messages onto every box.
+    let values: Arc<[String]> = options.iter().map(|o| o.value.clone()).collect();
+    let start: HashSet<String> = match raw.get_untracked() {
+        RawInput::List(l) => l.into_iter().collect(),
+        _ => HashSet::new(),
+    };
+    let ticked: BTreeSet<usize> = values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| start.contains(v.as_str()))
+        .map(|(j, _)| j)
+        .collect();
+    let initially: Vec<bool> = (0..values.len()).map(|j| ticked.contains(&j)).collect();
+    let ticked = StoredValue::new(ticked);
+    let first_described = state.field.description.is_some().then(|| state.desc_id());
+    let fieldset = NodeRef::<leptos::html::Fieldset>::new();
+    // Each box carries the field's invalid mark and messages too: a screen reader lands on
+    // a box, not on the fieldset, and tests find `[name=x][aria-invalid]`.
+    Effect::new(move |_| {
+        let invalid = error.with(Option::is_some);
+        let described = s_marks.described_by();
+        let Some(fieldset) = fieldset.get() else {
+            return;
+        };
+        let mut option = fieldset.first_element_child();
+        while let Some(el) = option {
+            if el.class_name() == "mce-option" {
+                if let Some(input) = el.first_element_child() {
+                    mark(&input, "aria-invalid", invalid.then_some("true"));
+                    mark(&input, "aria-describedby", described.as_deref());
+                }
+            }
+            option = el.next_element_sibling();
+        }
+    });
     let boxes = options
         .into_iter()
+        .zip(initially)
         .enumerate()
-        .map(|(j, o)| {
+        .map(|(j, (o, checked))| {
             let box_id = state.option_id(j);
-            let value = o.value.clone();
-            let value_checked = o.value.clone();
-            let all = all_values.clone();
+            let values = values.clone();
             let s = state.clone();
-            let s_desc = state.clone();
-            // Each box carries the field's invalid mark and messages too: a screen reader
-            // lands on a box, not on the fieldset, and tests find `[name=x][aria-invalid]`.
             view! {
                 <div class="mce-option">
                     <input
                         type="checkbox"
                         id=box_id.clone()
                         name=state.field.name.clone()
-                        value=o.value.clone()
-                        aria-invalid=move || error.get().map(|_| "true")
-                        aria-describedby=move || s_desc.described_by()
-                        prop:checked=move || matches!(&raw.get(), RawInput::List(l) if l.contains(&value_checked))
-                        prop:disabled=move || disabled.get()
+                        value=o.value
+                        aria-describedby=first_described.clone()
+                        checked=checked
                         on:change=move |ev| {
-                            let checked = event_target_checked(&ev);
-                            let current = match s.raw.get_untracked() {
-                                RawInput::List(l) => l,
-                                _ => Vec::new(),
-                            };
-                            // Keep the schema's option order, whatever order boxes are ticked in.
-                            let next: Vec<String> = all
-                                .iter()
-                                .filter(|v| if **v == value { checked } else { current.contains(v) })
-                                .cloned()
-                                .collect();
+                            let now = event_target_checked(&ev);
+                            ticked.update_value(|t| {
+                                if now {
+                                    t.insert(j);
+                                } else {
+                                    t.remove(&j);
+                                }
+                            });
+                            let next: Vec<String> = ticked.with_value(|t| {
+                                t.iter().filter_map(|i| values.get(*i).cloned()).collect()
+                            });
                             s.raw.set(RawInput::List(next));
                             let _ = s.validate();
                         }
@@ -319,9 +362,11 @@ fn multi_select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOpti
             data-kind="multiselect"
             id=state.id.clone()
             data-name=state.field.name.clone()
+            node_ref=fieldset
             aria-required=required.then_some("true")
             aria-invalid=move || error.get().map(|_| "true")
             aria-describedby=move || s_desc.described_by()
+            prop:disabled=move || disabled.get()
         >
             <legend>{state.field.label.clone()}{required_mark(required)}</legend>
             {description(&state)}
@@ -330,4 +375,12 @@ fn multi_select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOpti
         </fieldset>
     }
     .into_any()
+}
+
+/// Sets attribute `name` of `el` to `value`, or removes it when `None`.
+fn mark(el: &web_sys::Element, name: &str, value: Option<&str>) {
+    let _ = match value {
+        Some(v) => el.set_attribute(name, v),
+        None => el.remove_attribute(name),
+    };
 }

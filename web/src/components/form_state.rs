@@ -7,11 +7,15 @@ use leptos::prelude::*;
 use mcp_elicit::schema::{Field, FieldKind, FormSpec, StringFormat};
 use mcp_elicit::validate::{self, FieldError, RawInput};
 use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
 
-/// One field and its reactive control state.
+/// One field and its reactive control state. Cheap to clone: every control's handlers
+/// hold a copy, and a multi-select has one control per option, so the field (with all its
+/// options) is shared, never copied per control.
 #[derive(Clone)]
 pub struct FieldState {
-    pub field: Field,
+    pub field: Arc<Field>,
     /// The element id of the control (or of the fieldset for a multi-select).
     pub id: String,
     /// What the control shows. Date-times are kept as the `datetime-local` text.
@@ -139,7 +143,7 @@ pub fn build(
                 .or_else(|| validate::default_input(field, offset))
                 .unwrap_or_else(|| empty_input(field));
             FieldState {
-                field: field.clone(),
+                field: Arc::new(field.clone()),
                 id: format!("{prefix}-f{i}"),
                 raw: RwSignal::new(start),
                 bad_input: RwSignal::new(false),
@@ -173,8 +177,11 @@ pub fn submit(spec: &FormSpec, fields: &[FieldState]) -> Option<Map<String, Valu
     match validate::coerce_form(spec, &raw) {
         Ok(content) => Some(content),
         Err(errors) => {
+            // By name, so a server-sized form with many errors stays linear.
+            let by_name: HashMap<&str, &FieldState> =
+                fields.iter().map(|f| (f.field.name.as_str(), f)).collect();
             for e in errors {
-                if let Some(f) = fields.iter().find(|f| f.field.name == e.field) {
+                if let Some(f) = by_name.get(e.field.as_str()) {
                     f.error.set(Some(e.message));
                 }
             }

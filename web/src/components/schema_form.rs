@@ -1,5 +1,13 @@
-//! A compiled schema as an HTML form: used for form-mode elicitations and, with its own
+//! A compiled schema as a form: used for form-mode elicitations and, with its own
 //! submit label and no Decline / Cancel, for the demo's tool input.
+//!
+//! The controls live in a `<div role="form">`, not a `<form>` element: a `<form>` exposes
+//! each of its controls as a property named by the control's `name`, and those names are
+//! the server's property names. A property called `insertBefore`, `appendChild`, `remove`,
+//! `addEventListener` or `contains` would replace the method of that name on the element,
+//! so the renderer (and any code) calling it on the form fails: later fields and the
+//! buttons never appear. A `<div>` has no such named properties. Enter-to-submit, which a
+//! `<form>` would give, is the keydown handler's; Submit is a plain button.
 
 use super::field::field_view;
 use super::form_state::{self, FieldState};
@@ -114,7 +122,7 @@ pub fn SchemaForm(
     let busy = Signal::derive(move || {
         outer_disabled.get() || matches!(status.get(), SendStatus::Sending | SendStatus::Sent)
     });
-    let form_ref = NodeRef::<html::Form>::new();
+    let form_ref = NodeRef::<html::Div>::new();
 
     if autofocus {
         Effect::new(move |_| {
@@ -191,21 +199,13 @@ pub fn SchemaForm(
     };
 
     view! {
-        <form
-            class="mce-form"
-            novalidate=true
-            node_ref=form_ref
-            on:submit=move |ev| {
-                ev.prevent_default();
-                do_submit();
-            }
-            on:keydown=on_keydown
-        >
+        <div class="mce-form" role="form" node_ref=form_ref on:keydown=on_keydown>
             {title.map(|t| view! { <h3 class="mce-form-title">{t}</h3> })}
             {desc.map(|d| view! { <p class="mce-form-description">{d}</p> })}
             {controls}
             <div class="mce-actions">
-                <button type="submit" class="mce-primary" prop:disabled=move || busy.get()>
+                <button type="button" class="mce-primary" prop:disabled=move || busy.get()
+                    on:click=move |_| do_submit()>
                     {label}
                 </button>
                 {on_decline.map(|cb| view! {
@@ -220,6 +220,6 @@ pub fn SchemaForm(
                 })}
             </div>
             {status_line(status, resend_hint)}
-        </form>
+        </div>
     }
 }

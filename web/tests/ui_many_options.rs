@@ -1,0 +1,83 @@
+//! A multi-select of server-sized option lists: 20,000 options mount (before, each box
+//! copied every option and the page ran out of memory), a tick works, and the answer keeps
+//! the schema's option order. Its own test binary: the runner's time budget
+//! (`WASM_BINDGEN_TEST_TIMEOUT`, default 20 s) is per binary, and this one is big on purpose.
+
+// Browser-only: these mount components into a real DOM.
+#![cfg(target_arch = "wasm32")]
+
+mod ui_support;
+
+use leptos::prelude::*;
+use mcp_elicit_web::components::ElicitationView;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use ui_support::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn mount_form(p: Value, answers: &Answers) -> (web_sys::HtmlElement, Handle) {
+    let cb = answers.callback();
+    mount(move || view! { <ElicitationView key="q1" params=params(p) on_answer=cb /> }.into_any())
+}
+
+/// Options of a multi-select a server may send: more than any person reads, but nothing
+/// that may stop the form from rendering or make a tick cost the whole list per box.
+const MANY_OPTIONS: usize = 20_000;
+
+#[wasm_bindgen_test]
+async fn a_multi_select_of_many_options_renders_and_keeps_schema_order() {
+    let values: Vec<String> = (0..MANY_OPTIONS).map(|i| format!("o{i}")).collect();
+    let p = json!({
+        "message": "Pick some",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "many": {"type": "array", "items": {"type": "string", "enum": values}},
+                "after": {"type": "string"}
+            }
+        }
+    });
+    let answers = Answers::default();
+    let (root, _h) = mount_form(p, &answers);
+    tick().await;
+    let boxes = q_all(&root, "input[type=checkbox][name=many]");
+    assert_eq!(boxes.len(), MANY_OPTIONS, "every option has its box");
+    assert!(
+        q_opt(&root, "[name=after]").is_some(),
+        "the next field renders"
+    );
+
+    // Tick out of schema order; untick one; the answer keeps the schema's order.
+    let pick = |i: usize| boxes.get(i).expect("a box").clone();
+    click(&pick(MANY_OPTIONS - 1));
+    click(&pick(7));
+    click(&pick(12_345));
+    click(&pick(7));
+    click(&pick(3));
+    tick().await;
+    let checked: BTreeSet<usize> = boxes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| {
+            b.dyn_ref::<web_sys::HtmlInputElement>()
+                .map(|b| b.checked())
+                .unwrap_or(false)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(
+        checked,
+        BTreeSet::from([3, 12_345, MANY_OPTIONS - 1]),
+        "the boxes show what was ticked"
+    );
+    button(&root, "Submit").click();
+    tick().await;
+    let answer = answers.only();
+    assert_eq!(
+        wire(&answer)["content"],
+        json!({"many": ["o3", "o12345", format!("o{}", MANY_OPTIONS - 1)]})
+    );
+}
