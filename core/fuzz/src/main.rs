@@ -111,7 +111,7 @@ fn text(rng: &mut Rng, max: usize) -> String {
     while s.len() < n {
         match rng.below(4) {
             0 => {
-                let word: &str = rng.pick(WORDS);
+                let word: &str = rng.pick::<&str>(WORDS);
                 s.push_str(word)
             }
             1 => s.push(char::from(b'a' + rng.below(26) as u8)),
