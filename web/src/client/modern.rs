@@ -6,9 +6,13 @@
 //!
 //! Answers reach the running call through a channel: the UI calls [`ModernSession::answer`]
 //! per card; the last answer of a round hands all of them to the call loop, which records
-//! them in a copy of the machine, sends the replay and reports back whether that POST
-//! worked. A replay that did not get through (network, 5xx, a cut stream) keeps the round
-//! (and the answers already given), so the user can resend, even with a changed answer.
+//! them in a copy of the machine, sends the replay, takes the copy on through the steps that
+//! need no person (a state-only retry, a roots-only or sampling-only round) and reports back
+//! whether all of that got through. One that did not (network, 5xx, a cut stream), in the
+//! replay or in any automatic step after it, keeps the round (and the answers already
+//! given) on its cards, so the user can resend, even with a changed answer. Before the
+//! first round for the person such a failure ends the call: nothing of theirs is lost, and
+//! calling again is the resend.
 //!
 //! Several calls may wait for input at once (the host calls two tools; the user calls
 //! one tool twice): each call has its own round, and a card's routing id
@@ -23,7 +27,8 @@ use futures::StreamExt;
 use indexmap::IndexMap;
 use mcp_elicit::driver::headers;
 use mcp_elicit::driver::modern::{
-    simple_answer, simple_request, ModernCall, ModernConfig, ModernStep, PendingSampling,
+    simple_answer, simple_request, ModernCall, ModernConfig, ModernStep, PendingElicitation,
+    PendingSampling,
 };
 use mcp_elicit::driver::{http::failure_from_http, DriverError};
 use mcp_elicit::wire::{ClientCapabilities, ElicitResult, ListToolsResult, RequestId, Tool};
@@ -141,66 +146,95 @@ impl ModernSession {
         number: u64,
         call: &mut ModernCall,
     ) -> Result<Box<RawValue>, ClientError> {
-        let mut step = self.exchange(call).await?;
+        let first = self.exchange(call).await?;
+        let mut next = self.advance(call, first).await?;
+        loop {
+            let elicitations = match next {
+                Next::Done(result) => return Ok(result),
+                Next::Ask(elicitations) => elicitations,
+            };
+            if self.closed.get() {
+                return Err(ClientError::NotConnected);
+            }
+            let keys: Vec<String> = elicitations.iter().map(|e| e.key.clone()).collect();
+            let (submit, submitted) = mpsc::unbounded();
+            self.rounds.borrow_mut().insert(
+                number,
+                PendingRound {
+                    expected: keys.clone(),
+                    answers: IndexMap::new(),
+                    submit,
+                },
+            );
+            for pending in elicitations {
+                (self.sink)(ClientEvent::Elicit {
+                    id: route(number, &pending.key),
+                    key: pending.key,
+                    params: pending.params,
+                });
+            }
+            let answered = self.answer_round(call, submitted).await;
+            self.rounds.borrow_mut().remove(&number);
+            next = answered?;
+            for key in keys {
+                (self.sink)(ClientEvent::Answered {
+                    id: route(number, &key),
+                });
+            }
+        }
+    }
+
+    /// Takes the call from `step` through every step that needs no person: a state-only
+    /// retry after its back-off, a roots-only round, the host's sampling answers; to its
+    /// result, or to a round with elicitations. A failure on the way is an error (the
+    /// machine keeps its round when [`resendable`]: the caller decides whether to resend).
+    async fn advance(
+        &self,
+        call: &mut ModernCall,
+        mut step: ModernStep,
+    ) -> Result<Next, ClientError> {
         loop {
             step = match step {
-                ModernStep::Complete(done) => return Ok(done.result),
+                ModernStep::Complete(done) => return Ok(Next::Done(done.result)),
                 ModernStep::Failed(err) => return Err(err.into()),
                 // `exchange` mends these; one reaching here is the mismatch it could not.
                 ModernStep::RefreshToolSchema { mismatch, .. } => return Err(mismatch.into()),
-                ModernStep::ReadyToReplay => self.exchange(call).await?,
                 ModernStep::Ignored => return Err(DriverError::NoResponse.into()),
-                ModernStep::RetryAfter { delay_ms } => {
-                    sleep(u32::try_from(delay_ms).unwrap_or(u32::MAX)).await;
-                    self.exchange(call).await?
-                }
                 ModernStep::InputNeeded {
                     elicitations,
                     sampling,
                     ..
                 } => {
-                    if self.answer_sampling(call, sampling).await? {
-                        // Sampling was all this round asked for.
-                        step = self.exchange(call).await?;
-                        continue;
+                    let all_answered = self.answer_sampling(call, sampling).await?;
+                    if !all_answered || !elicitations.is_empty() {
+                        return Ok(Next::Ask(elicitations));
                     }
-                    if self.closed.get() {
-                        return Err(ClientError::NotConnected);
-                    }
-                    let keys: Vec<String> = elicitations.iter().map(|e| e.key.clone()).collect();
-                    let (submit, submitted) = mpsc::unbounded();
-                    self.rounds.borrow_mut().insert(
-                        number,
-                        PendingRound {
-                            expected: keys.clone(),
-                            answers: IndexMap::new(),
-                            submit,
-                        },
-                    );
-                    for pending in elicitations {
-                        (self.sink)(ClientEvent::Elicit {
-                            id: route(number, &pending.key),
-                            key: pending.key,
-                            params: pending.params,
-                        });
-                    }
-                    let step = self.answer_round(call, submitted).await;
-                    self.rounds.borrow_mut().remove(&number);
-                    let step = step?;
-                    for key in keys {
-                        (self.sink)(ClientEvent::Answered {
-                            id: route(number, &key),
-                        });
-                    }
-                    step
+                    // Sampling was all this round asked for.
+                    self.automatic(call).await?
+                }
+                ModernStep::ReadyToReplay => self.automatic(call).await?,
+                ModernStep::RetryAfter { delay_ms } => {
+                    sleep(u32::try_from(delay_ms).unwrap_or(u32::MAX)).await;
+                    self.automatic(call).await?
                 }
             };
         }
     }
 
-    /// Asks the host's handler for each sampling request of the round and records the
-    /// results; `true` when that answered the whole round. The machine surfaces sampling
-    /// only when it was declared, that is when there is a handler.
+    /// One automatic step's exchange, unless the connection was closed meanwhile.
+    async fn automatic(&self, call: &mut ModernCall) -> Result<ModernStep, ClientError> {
+        if self.closed.get() {
+            return Err(ClientError::NotConnected);
+        }
+        self.exchange(call).await
+    }
+
+    /// Asks the host's handler for each sampling request of the round, one at a time (a
+    /// call never has more than one request at the handler, and the core caps a round at
+    /// [`MAX_INPUT_REQUESTS_PER_ROUND`](mcp_elicit::driver::modern::MAX_INPUT_REQUESTS_PER_ROUND)),
+    /// and records the results; `true` when that
+    /// answered the whole round. The machine surfaces sampling only when it was declared,
+    /// that is when there is a handler.
     async fn answer_sampling(
         &self,
         call: &mut ModernCall,
@@ -220,14 +254,18 @@ impl ModernSession {
         Ok(all_answered)
     }
 
-    /// Waits for the user's answers to the round, records them in a copy of the machine and
-    /// sends the replay; a failure that did not get through ([`resendable`]) keeps the
-    /// round, with the answers, for a resend.
+    /// Waits for the user's answers to the round, records them in a copy of the machine,
+    /// sends the replay and takes the copy on through the automatic steps that follow (see
+    /// [`advance`](Self::advance)) to the next round for the person or the result. Only
+    /// then is the copy kept. A failure that did not get through ([`resendable`]), in the
+    /// replay or in any automatic step after it, drops the copy: the round stays as it
+    /// was, with the answers on its cards, and Submit sends it again (the server has kept
+    /// nothing of it but what its `requestState` says, which the resend carries).
     async fn answer_round(
         &self,
         call: &mut ModernCall,
         mut submitted: mpsc::UnboundedReceiver<Submit>,
-    ) -> Result<ModernStep, ClientError> {
+    ) -> Result<Next, ClientError> {
         loop {
             let Some(Submit { answers, done }) = submitted.next().await else {
                 return Err(ClientError::NotConnected);
@@ -241,23 +279,24 @@ impl ModernSession {
                 let _ = done.send(Err(err.clone()));
                 return Err(err);
             }
-            match self.exchange(&mut attempt).await {
-                // The replay did not get through (the network, a 503, a cut stream): the
-                // round stays, the answers are kept, and resending retries the replay.
-                Ok(ModernStep::Failed(err)) if err.is_resendable() => {
-                    let _ = done.send(Err(ClientError::Driver(err)));
-                }
-                Err(err) if resendable(&err) => {
+            let outcome = match self.exchange(&mut attempt).await {
+                Ok(step) => self.advance(&mut attempt, step).await,
+                Err(err) => Err(err),
+            };
+            match outcome {
+                // The network, a 503, a cut stream, now or in a step after: the round stays,
+                // the answers are kept, and resending retries the replay.
+                Err(err) if resendable(&err) && !self.closed.get() => {
                     let _ = done.send(Err(err));
                 }
-                Ok(step) => {
+                Err(err) => {
+                    let _ = done.send(Err(err.clone()));
+                    return Err(err);
+                }
+                Ok(next) => {
                     *call = attempt;
                     let _ = done.send(Ok(()));
-                    return Ok(step);
-                }
-                Err(other) => {
-                    let _ = done.send(Err(other.clone()));
-                    return Err(other);
+                    return Ok(next);
                 }
             }
         }
@@ -390,6 +429,13 @@ impl ModernSession {
         self.closed.set(true);
         self.rounds.borrow_mut().clear();
     }
+}
+
+/// Where [`ModernSession::advance`] stops: the call's result, or a round whose elicitations
+/// wait for the person (its sampling requests, if any, already answered by the host).
+enum Next {
+    Done(Box<RawValue>),
+    Ask(Vec<PendingElicitation>),
 }
 
 /// Numbers every modern call of the page, for the routing ids of its cards.

@@ -1,0 +1,264 @@
+//! The modern session's rounds in a real browser against a fake server of the 2026-07-28
+//! era that lives in the page (`window.fetch` is replaced): failures in the steps that need
+//! no person (a state-only retry, a roots-only or sampling-only round) after the person
+//! answered, which a real server cannot time on demand, and a round too big to sample.
+
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use futures::FutureExt;
+use mcp_elicit::wire::ElicitResult;
+use mcp_elicit_web::client::{
+    ClientConfig, ClientError, ClientEvent, ModernSession, Original, ProtocolChoice,
+    SamplingHandler,
+};
+use serde_json::value::RawValue;
+use serde_json::{json, Map, Value};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The fake server at `http://rounds.test/mcp`. `tools/call` asks for a note (state
+/// `asked`); the replay with the note answers, by `mode`, with a state-only result, a
+/// roots-only round or a sampling-only round (state `noted:<note>`); the replay of that
+/// automatic step fails with HTTP 503 the first time for each state, then completes with
+/// the state as its text. `many` > 0: the first answer is one round of that many sampling
+/// requests instead. Every request is logged as `{ state, responses }`.
+const FAKE: &str = r#"
+const real = window.__realFetch || window.fetch.bind(window);
+window.__realFetch = real;
+const f = { mode: "state", many: 0, log: [], failed: {} };
+window.__rounds = f;
+window.fetch = async (input, init) => {
+  const req = input instanceof Request ? input : new Request(input, init);
+  if (!req.url.startsWith("http://rounds.test/")) return real(input, init);
+  const msg = JSON.parse(await req.text());
+  const p = msg.params || {};
+  const state = p.requestState === undefined ? null : p.requestState;
+  f.log.push({ state, responses: p.inputResponses || null });
+  const reply = (result) => new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result }),
+    { status: 200, headers: { "content-type": "application/json" } });
+  if (f.many > 0 && state === null) {
+    const inputRequests = {};
+    for (let i = 0; i < f.many; i++) {
+      inputRequests["s" + i] = { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } };
+    }
+    return reply({ resultType: "input_required", inputRequests, requestState: "many" });
+  }
+  if (state === null) {
+    return reply({ resultType: "input_required", requestState: "asked", inputRequests: { note: {
+      method: "elicitation/create",
+      params: { message: "Write a note.", requestedSchema: { type: "object", properties: { note: { type: "string" } } } },
+    } } });
+  }
+  if (state === "asked") {
+    const next = "noted:" + p.inputResponses.note.content.note;
+    const asks = {
+      state: undefined,
+      roots: { r: { method: "roots/list" } },
+      sampling: { s: { method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } } },
+    }[f.mode];
+    return reply(Object.assign({ resultType: "input_required", requestState: next }, asks ? { inputRequests: asks } : {}));
+  }
+  if (!f.failed[state]) {
+    f.failed[state] = true;
+    return new Response("busy, try again", { status: 503, headers: { "content-type": "text/plain" } });
+  }
+  return reply({ resultType: "complete", content: [{ type: "text", text: state }] });
+};
+"#;
+
+fn js(body: &str) -> JsValue {
+    js_sys::Function::new_no_args(body)
+        .call0(&JsValue::NULL)
+        .expect("script runs")
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .expect("setTimeout");
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+async fn until(what: &str, cond: impl Fn() -> bool) {
+    for _ in 0..250 {
+        if cond() {
+            return;
+        }
+        sleep(20).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// The fake's request log: `(requestState, inputResponses)` as JSON.
+fn log() -> Vec<(Value, Value)> {
+    let text = js("return JSON.stringify(window.__rounds.log)")
+        .as_string()
+        .unwrap_or_default();
+    let entries: Vec<Value> = serde_json::from_str(&text).unwrap_or_default();
+    entries
+        .into_iter()
+        .map(|e| (e["state"].clone(), e["responses"].clone()))
+        .collect()
+}
+
+type Events = Rc<RefCell<Vec<ClientEvent>>>;
+type Outcome = Rc<RefCell<Option<Result<Box<RawValue>, ClientError>>>>;
+
+/// A session to the fake (sampling answered by a handler counting its calls, at most
+/// how many at once in `peak`), and a call of `keep` running in the background.
+fn start(sampled: Rc<Cell<u32>>, peak: Rc<Cell<u32>>) -> (Rc<ModernSession>, Events, Outcome) {
+    let mut config = ClientConfig::new("http://rounds.test/mcp", ProtocolChoice::Modern);
+    let in_flight = Rc::new(Cell::new(0u32));
+    config.sampling = Some(SamplingHandler::new(move |_params: Value| {
+        let (sampled, peak, in_flight) = (sampled.clone(), peak.clone(), in_flight.clone());
+        async move {
+            sampled.set(sampled.get() + 1);
+            in_flight.set(in_flight.get() + 1);
+            peak.set(peak.get().max(in_flight.get()));
+            sleep(1).await;
+            in_flight.set(in_flight.get() - 1);
+            Ok(json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "ok"}}))
+        }
+        .boxed_local()
+    }));
+    let events: Events = Rc::default();
+    let sink = {
+        let events = events.clone();
+        Rc::new(move |e: ClientEvent| events.borrow_mut().push(e))
+    };
+    let session = Rc::new(ModernSession::new(config, sink));
+    let outcome: Outcome = Rc::default();
+    {
+        let (session, outcome) = (session.clone(), outcome.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = session
+                .call(Original::CallTool {
+                    name: "keep".into(),
+                    arguments: Map::new(),
+                    input_schema: None,
+                })
+                .await;
+            *outcome.borrow_mut() = Some(result);
+        });
+    }
+    (session, events, outcome)
+}
+
+fn elicited(events: &Events) -> Option<String> {
+    events.borrow().iter().find_map(|e| match e {
+        ClientEvent::Elicit { id, .. } => Some(id.clone()),
+        _ => None,
+    })
+}
+
+fn answered(events: &Events) -> bool {
+    events
+        .borrow()
+        .iter()
+        .any(|e| matches!(e, ClientEvent::Answered { .. }))
+}
+
+fn note(text: &str) -> ElicitResult {
+    let mut content = Map::new();
+    content.insert("note".into(), json!(text));
+    ElicitResult::accept(Some(content))
+}
+
+/// After the person answered, a 503 on the state-only retry, the roots-only replay or
+/// the sampling-only replay keeps the call and the answer: Submit reports the failure in
+/// words (the card stays, with what was typed), and Submitting again resends the round
+/// and gets the result. Before, the answer was taken as delivered, the card went, and the
+/// call failed with the 503: the note was lost.
+#[wasm_bindgen_test]
+async fn a_503_in_an_automatic_step_keeps_the_answer_for_a_resend() {
+    for mode in ["state", "roots", "sampling"] {
+        js(FAKE);
+        js(&format!("window.__rounds.mode = {mode:?}"));
+        let sampled = Rc::new(Cell::new(0));
+        let (session, events, outcome) = start(sampled.clone(), Rc::default());
+        until("the card", || elicited(&events).is_some()).await;
+        let id = elicited(&events).unwrap_or_default();
+
+        let first = session.answer(&id, note("milk")).await;
+        let Err(err) = first else {
+            panic!(
+                "{mode}: the automatic step's 503 was not reported: {:?}",
+                outcome.borrow()
+            )
+        };
+        assert!(err.to_string().contains("503"), "{mode}: {err}");
+        sleep(20).await;
+        assert!(
+            outcome.borrow().is_none(),
+            "{mode}: the call ended: {:?}",
+            outcome.borrow()
+        );
+        assert!(!answered(&events), "{mode}: the card went");
+
+        session
+            .answer(&id, note("milk"))
+            .await
+            .unwrap_or_else(|e| panic!("{mode}: the resend failed: {e}"));
+        until("the result", || outcome.borrow().is_some()).await;
+        let result = outcome.borrow_mut().take();
+        let Some(Ok(raw)) = result else {
+            panic!("{mode}: {result:?}")
+        };
+        assert!(raw.get().contains("noted:milk"), "{mode}: {}", raw.get());
+        assert!(answered(&events), "{mode}: the card stays after the result");
+        // The resend was the person's round again: its state and the note.
+        let resends: Vec<_> = log()
+            .into_iter()
+            .filter(|(state, _)| state == "asked")
+            .collect();
+        assert_eq!(resends.len(), 2, "{mode}: {resends:?}");
+        assert!(resends
+            .iter()
+            .all(|(_, r)| r["note"]["content"]["note"] == "milk"));
+        let expected_samples = if mode == "sampling" { 2 } else { 0 };
+        assert_eq!(sampled.get(), expected_samples, "{mode}");
+    }
+}
+
+/// A round of 10^5 sampling requests makes no call to the host's handler: the call fails
+/// in words naming the cap. A round at the cap is sampled one request at a time.
+#[wasm_bindgen_test]
+async fn sampling_is_capped_per_round_and_never_fanned_out() {
+    use mcp_elicit::driver::modern::MAX_INPUT_REQUESTS_PER_ROUND as CAP;
+    js(FAKE);
+    js("window.__rounds.many = 100000");
+    let (sampled, peak) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+    let (_session, _events, outcome) = start(sampled.clone(), peak.clone());
+    until("the refusal", || outcome.borrow().is_some()).await;
+    let result = outcome.borrow_mut().take();
+    let Some(Err(err)) = result else {
+        panic!("{result:?}")
+    };
+    let words = err.to_string();
+    assert!(
+        words.contains("100000") && words.contains(&CAP.to_string()),
+        "{words}"
+    );
+    assert_eq!(sampled.get(), 0);
+
+    js(FAKE);
+    js(&format!("window.__rounds.many = {CAP}"));
+    let (sampled, peak) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+    let (_session, _events, _outcome) = start(sampled.clone(), peak.clone());
+    until("every sample", || sampled.get() == CAP as u32).await;
+    assert_eq!(
+        peak.get(),
+        1,
+        "the handler had {} requests at once",
+        peak.get()
+    );
+}
