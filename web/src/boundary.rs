@@ -1,11 +1,14 @@
-//! What crosses from a JS host into Rust: the arguments of `elicit`, `McpClient`'s
-//! options, call arguments, and what a host's sampling handler returns.
+//! What crosses between a JS host and Rust. In: the arguments of `elicit`, `McpClient`'s
+//! options, call arguments, and what a host's sampling handler returns. Out: results,
+//! lists and sampling params, as `JSON.parse` would give them ([`json_to_js`],
+//! [`value_to_js`]).
 //!
 //! Every such value comes in as JSON through the core's `json_from_js` (`JSON.stringify`
 //! inside the engine, then serde_json), never by walking it from wasm: a cycle, a throwing
 //! getter or a Proxy trap becomes an error in words instead of a stack overflow that
 //! leaves the module trapping, or an exception thrown through Rust frames.
 
+use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -28,6 +31,24 @@ fn read(value: &JsValue) -> Result<Value, String> {
 #[cfg(not(target_arch = "wasm32"))]
 fn read(_value: &JsValue) -> Result<Value, String> {
     Err("JS values can only be read in the wasm32 build".into())
+}
+
+/// JSON text (a server's result as it came, or a value's, see [`value_to_js`]) as the JS
+/// value `JSON.parse` makes of it: a `__proto__` key is an own data property (never the
+/// object's prototype), an integer beyond ±2^53 (an int64 id) is the nearest double,
+/// `1e400` is `Infinity`. Walking the value into JS instead refuses such integers (after
+/// the tool already ran) and sets `__proto__` through its setter. Fails only for text
+/// that is not JSON, as `"{what}: {why}"`.
+pub fn json_to_js(text: &str, what: &str) -> Result<JsValue, String> {
+    js_sys::JSON::parse(text).map_err(|_| format!("{what}: not JSON"))
+}
+
+/// A Rust value as the JS value of its JSON ([`json_to_js`]). serde_json keeps every
+/// number it holds exactly (u64, i64, or the shortest text of an f64), so the engine's
+/// parse gives the nearest double as for the server's own text.
+pub fn value_to_js<T: Serialize>(value: &T, what: &str) -> Result<JsValue, String> {
+    let text = serde_json::to_string(value).map_err(|e| format!("{what}: {e}"))?;
+    json_to_js(&text, what)
 }
 
 // A static module (no eval, so it works under an extension's strict CSP); wasm-bindgen

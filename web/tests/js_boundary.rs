@@ -2,7 +2,8 @@
 //! `elicit` params and `McpClient.connect` options with a cycle, a throwing getter or a
 //! throwing Proxy trap are refused in words naming the argument, and the module keeps
 //! working afterwards (before, a cycle overflowed the wasm stack: "memory access out of
-//! bounds", and every later call trapped).
+//! bounds", and every later call trapped). And the other way: what a server sends reaches
+//! the host as `JSON.parse` gives it (int64 numbers, `__proto__` keys, `1e400`).
 
 #![cfg(target_arch = "wasm32")]
 
@@ -46,8 +47,82 @@ export function hostilePromise() {
   Object.defineProperty(p, "constructor", { get() { throw new Error("constructor says no"); } });
   return p;
 }
+// A server at http://hostile.test/mcp (window.fetch is wrapped; other URLs pass) whose
+// results, tool list and sampling params hold `hostile` (numbers beyond 2^53, 1e400 and
+// `__proto__` keys), in a result `callTool` text given by the test.
+export function installHostileServer(hostile, callResult, tool) {
+  window.__hostile = { hostile, callResult, tool };
+  window.__sampled = [];
+  if (window.__hostileInstalled) return;
+  window.__hostileInstalled = true;
+  const real = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    if (!req.url.startsWith("http://hostile.test/")) return real(input, init);
+    const { hostile, callResult, tool } = window.__hostile;
+    const msg = JSON.parse(await req.text());
+    const p = msg.params || {};
+    const result = (text) => new Response('{"jsonrpc":"2.0","id":' + JSON.stringify(msg.id) + ',"result":' + text + '}',
+      { status: 200, headers: { "content-type": "application/json" } });
+    switch (msg.method) {
+      case "server/discover":
+        return result('{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}');
+      case "tools/list": return result('{"resultType":"complete","tools":[' + tool + ']}');
+      case "tools/call":
+        if (p.name === "sample" && !p.inputResponses) {
+          return result('{"resultType":"input_required","requestState":"s","inputRequests":{"s":{"method":"sampling/createMessage","params":' + hostile.replace("1e400", "1") + '}}}');
+        }
+        return result(callResult);
+      case "prompts/get": return result('{"resultType":"complete","messages":[],"_meta":' + hostile + '}');
+      case "resources/read": return result('{"resultType":"complete","contents":[],"_meta":' + hostile + '}');
+      default:
+        return new Response('{"jsonrpc":"2.0","id":' + JSON.stringify(msg.id) + ',"error":{"code":-32601,"message":"nope"}}',
+          { status: 200, headers: { "content-type": "application/json" } });
+    }
+  };
+}
+export function hostileOptions(container) {
+  return {
+    container, protocol: "2026-07-28",
+    sampling: (params) => {
+      window.__sampled.push(params);
+      return { role: "assistant", model: "m", content: { type: "text", text: "ok" } };
+    },
+  };
+}
+export function lastSampled() { return window.__sampled[window.__sampled.length - 1]; }
+// "" when `value` is what JSON.parse makes of `text` (same numbers, own keys, plain
+// prototypes, nothing polluted), else what differs.
+export function likeJsonParse(value, text) {
+  const bad = [];
+  const expected = JSON.parse(text);
+  if (JSON.stringify(value) !== JSON.stringify(expected)) bad.push("differs: " + JSON.stringify(value));
+  (function walk(v, e, at) {
+    if (e === null || typeof e !== "object") {
+      if (!Object.is(v, e)) bad.push(at + " is " + v + ", JSON.parse gives " + e);
+      return;
+    }
+    if (v === null || typeof v !== "object") { bad.push(at + " is " + v); return; }
+    const proto = Array.isArray(e) ? Array.prototype : Object.prototype;
+    if (Object.getPrototypeOf(v) !== proto) bad.push(at + " has a replaced prototype");
+    for (const k of Object.keys(e)) {
+      if (!Object.prototype.hasOwnProperty.call(v, k)) bad.push(at + " lacks own " + k);
+      else walk(v[k], e[k], at + "/" + k);
+    }
+  })(value, expected, "");
+  if (({}).polluted !== undefined) bad.push("Object.prototype polluted");
+  return bad.join("; ");
+}
 "#)]
 extern "C" {
+    #[wasm_bindgen(js_name = installHostileServer)]
+    fn install_hostile_server(hostile: &str, call_result: &str, tool: &str);
+    #[wasm_bindgen(js_name = hostileOptions)]
+    fn hostile_options(container: &web_sys::HtmlElement) -> JsValue;
+    #[wasm_bindgen(js_name = lastSampled)]
+    fn last_sampled() -> JsValue;
+    #[wasm_bindgen(js_name = likeJsonParse)]
+    fn like_json_parse(value: &JsValue, text: &str) -> String;
     #[wasm_bindgen(js_name = cyclicParams)]
     fn cyclic_params() -> JsValue;
     #[wasm_bindgen(js_name = getterParams)]
@@ -163,4 +238,69 @@ async fn settle_turns_a_hostile_promise_into_a_rejection() {
         .await
         .unwrap_or(JsValue::NULL);
     assert_eq!(plain.as_string().as_deref(), Some("plain"));
+}
+
+/// Numbers beyond 2^53 (an int64 id, the int64 minimum, beyond u64), 1e400 and
+/// `__proto__` keys, top-level and nested.
+const HOSTILE: &str = r#"{"id":9007199254740993,"min":-9223372036854775808,"huge":1e400,"__proto__":{"polluted":true},"nested":{"__proto__":{"polluted":true},"list":[18446744073709551616]},"messages":[],"maxTokens":9007199254740993}"#;
+const TOOL: &str = r#"{"name":"hostile","inputSchema":{"type":"object","properties":{"__proto__":{"type":"integer","default":9007199254740993}}}}"#;
+
+fn call_result() -> String {
+    format!(
+        r#"{{"resultType":"complete","content":[],"structuredContent":{HOSTILE},"__proto__":{{"polluted":true}},"big":-9223372036854775808}}"#
+    )
+}
+
+async fn hostile_client() -> McpClient {
+    install_hostile_server(HOSTILE, &call_result(), TOOL);
+    let options = hostile_options(&host());
+    match McpClient::connect("http://hostile.test/mcp".into(), options).await {
+        Ok(client) => client,
+        Err(e) => panic!("connect: {}", message_of(&e)),
+    }
+}
+
+async fn resolved(promise: js_sys::Promise, what: &str) -> JsValue {
+    JsFuture::from(promise)
+        .await
+        .unwrap_or_else(|e| panic!("{what} rejected: {}", message_of(&e)))
+}
+
+fn member(value: &JsValue, name: &str) -> JsValue {
+    Reflect::get(value, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Results reach the host as `JSON.parse` gives the server's text: an int64 beyond 2^53 is
+/// the nearest double (it used to reject the Promise after the tool had run), `1e400` is
+/// Infinity, and a `__proto__` key is an own property, not the object's prototype (it
+/// used to replace it). The same for every method that hands server data to the host,
+/// and for the params given to the host's sampling handler.
+#[wasm_bindgen_test]
+async fn server_data_reaches_the_host_as_json_parse_gives_it() {
+    let client = hostile_client().await;
+    let tools = resolved(client.list_tools(), "listTools").await;
+    assert_eq!(like_json_parse(&tools, &format!("[{TOOL}]")), "");
+    let called = resolved(
+        client.call_tool("hostile".into(), JsValue::UNDEFINED),
+        "callTool",
+    )
+    .await;
+    assert_eq!(like_json_parse(&called, &call_result()), "");
+    let prompt = resolved(
+        client.get_prompt("p".into(), JsValue::UNDEFINED),
+        "getPrompt",
+    )
+    .await;
+    assert_eq!(like_json_parse(&member(&prompt, "_meta"), HOSTILE), "");
+    let read = resolved(client.read_resource("r://x".into()), "readResource").await;
+    assert_eq!(like_json_parse(&member(&read, "_meta"), HOSTILE), "");
+    resolved(
+        client.call_tool("sample".into(), JsValue::UNDEFINED),
+        "callTool with sampling",
+    )
+    .await;
+    // (Input requests are read whole into JSON values, which hold no 1e400.)
+    let sampled = HOSTILE.replace("1e400", "1");
+    assert_eq!(like_json_parse(&last_sampled(), &sampled), "");
+    still_works().await;
 }

@@ -169,6 +169,26 @@ impl Original {
         }
     }
 
+    /// The request's own params (`name` and `arguments`, or `uri`), without the
+    /// modern era's `_meta`, `inputResponses` and `requestState`: what a legacy
+    /// session sends for it.
+    pub fn params(&self) -> Map<String, Value> {
+        let mut params = Map::new();
+        match self {
+            Original::CallTool {
+                name, arguments, ..
+            }
+            | Original::GetPrompt { name, arguments } => {
+                params.insert("name".into(), Value::String(name.clone()));
+                params.insert("arguments".into(), Value::Object(arguments.clone()));
+            }
+            Original::ReadResource { uri } => {
+                params.insert("uri".into(), Value::String(uri.clone()));
+            }
+        }
+        params
+    }
+
     /// The value mirrored in `Mcp-Name`.
     fn name(&self) -> &str {
         match self {

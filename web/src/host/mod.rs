@@ -38,11 +38,13 @@ use leptos::prelude::*;
 use leptos::tachys::view::any_view::AnyViewState;
 use mcp_elicit::wire::Tool;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::client::{ClientError, Connection};
+use crate::boundary::{json_to_js, value_to_js};
+use crate::client::{ClientError, Connection, Original};
 use crate::components::SendStatus;
 use crate::pending::{PendingList, PendingRequests};
 
@@ -62,11 +64,31 @@ fn js_error(message: impl AsRef<str>) -> JsValue {
     js_sys::Error::new(message.as_ref()).into()
 }
 
-/// A Rust value as a plain JS object (maps as objects), as it was on the wire.
+/// A Rust value as plain JS data, as `JSON.parse` would give it (see [`value_to_js`]).
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| js_error(format!("could not hand over the result: {e}")))
+    value_to_js(value, "could not hand over the result").map_err(js_error)
+}
+
+/// The server's result of a call that may ask for input, as its raw JSON. Results go to
+/// the host as the server sent them ([`result_to_js`]); the same dispatch as
+/// [`Connection::call_tool`] and its siblings, which parse the result for the demo.
+async fn run(connection: &Connection, original: Original) -> Result<Box<RawValue>, ClientError> {
+    match connection {
+        Connection::Modern(s) => s.call(original).await,
+        Connection::Legacy(s) => s.request(original.method(), original.params()).await,
+    }
+}
+
+/// A call's raw result as the JS object `JSON.parse` makes of the server's text: every
+/// number as the engine reads it (an int64 id is the nearest double, not a refusal after
+/// the tool ran), a `__proto__` key an own property. Anything but an object is refused.
+fn result_to_js(raw: &RawValue) -> Result<JsValue, String> {
+    let value = json_to_js(raw.get(), "the server's result")?;
+    if value.is_object() && !js_sys::Array::is_array(&value) {
+        Ok(value)
+    } else {
+        Err("the server's result is not an object".into())
+    }
 }
 
 /// A JS object argument as JSON object (`undefined` / `null`: empty); a cycle or a
@@ -221,11 +243,15 @@ impl McpClient {
                 Connection::Modern(_) => input_schema(&connection, &cache, &name).await,
                 Connection::Legacy(_) => None,
             };
-            let result = connection
-                .call_tool(&name, arguments, schema.as_ref())
-                .await
-                .map_err(|e| js_error(format!("The call to {name} failed: {e}")))?;
-            to_js(&result)
+            let original = Original::CallTool {
+                name: name.clone(),
+                arguments,
+                input_schema: schema,
+            };
+            let failed =
+                |e: &dyn std::fmt::Display| js_error(format!("The call to {name} failed: {e}"));
+            let raw = run(&connection, original).await.map_err(|e| failed(&e))?;
+            result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
 
@@ -235,11 +261,15 @@ impl McpClient {
         let connection = self.connection.clone();
         future_to_promise(async move {
             let arguments = object_arg(arguments, "getPrompt's arguments")?;
-            let result = connection
-                .get_prompt(&name, arguments)
-                .await
-                .map_err(|e| js_error(format!("Getting the prompt {name} failed: {e}")))?;
-            to_js(&result)
+            let original = Original::GetPrompt {
+                name: name.clone(),
+                arguments,
+            };
+            let failed = |e: &dyn std::fmt::Display| {
+                js_error(format!("Getting the prompt {name} failed: {e}"))
+            };
+            let raw = run(&connection, original).await.map_err(|e| failed(&e))?;
+            result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
 
@@ -248,11 +278,10 @@ impl McpClient {
     pub fn read_resource(&self, uri: String) -> js_sys::Promise {
         let connection = self.connection.clone();
         future_to_promise(async move {
-            let result = connection
-                .read_resource(&uri)
-                .await
-                .map_err(|e| js_error(format!("Reading {uri} failed: {e}")))?;
-            to_js(&result)
+            let original = Original::ReadResource { uri: uri.clone() };
+            let failed = |e: &dyn std::fmt::Display| js_error(format!("Reading {uri} failed: {e}"));
+            let raw = run(&connection, original).await.map_err(|e| failed(&e))?;
+            result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
 

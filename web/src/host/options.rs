@@ -5,12 +5,11 @@
 use futures::FutureExt;
 use js_sys::{Function, Object, Reflect};
 use mcp_elicit::wire::Root;
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::boundary::{json_arg, settle};
+use crate::boundary::{json_arg, settle, value_to_js};
 use crate::client::{ClientConfig, ProtocolChoice, SamplingHandler};
 
 /// Most rounds a host may allow one call (a typo such as 1e9 would hang a page on an
@@ -80,10 +79,7 @@ fn js_sampling(handler: Function) -> SamplingHandler {
     SamplingHandler::new(move |params: Value| {
         let handler = handler.clone();
         async move {
-            let ser = serde_wasm_bindgen::Serializer::json_compatible();
-            let arg = params
-                .serialize(&ser)
-                .map_err(|e| format!("the request could not be handed over: {e}"))?;
+            let arg = value_to_js(&params, "the request could not be handed over")?;
             let returned = handler.call1(&JsValue::NULL, &arg).map_err(error_text)?;
             let value = JsFuture::from(settle(&returned))
                 .await
