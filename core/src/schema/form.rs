@@ -15,6 +15,8 @@ pub const MAX_PATTERN_LEN: usize = 2048;
 /// about a tenth of a second (measured natively, worst pattern at this size against 10,000
 /// characters). 64 KiB is what the IPv6 pattern above needs; a bigger program, which a short
 /// pattern can still ask for with nested counted repetitions, is refused at its pointer.
+/// Nesting stays at regex-lite's limit of 50 groups: its parser keeps its stack on the heap,
+/// in proportion to the pattern's length, which [`MAX_PATTERN_LEN`] bounds.
 pub const REGEX_SIZE_LIMIT: usize = 64 * 1024;
 
 /// The longest text checked against a `pattern`, in characters (code points): 10,000. A
