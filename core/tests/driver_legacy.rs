@@ -395,14 +395,14 @@ fn shown(arrival: Arrival) -> String {
 #[test]
 fn a_card_of_an_earlier_session_is_never_answered_on_the_current_one() {
     let mut book = Elicitations::new(CARDS);
-    let a = book.start_run("tools/call", Some(&call("delete_folder")));
-    let b = book.start_run("tools/call", Some(&call("book_table")));
+    let (a, _) = book.start_run("tools/call", Some(&call("delete_folder")));
+    let (b, _) = book.start_run("tools/call", Some(&call("book_table")));
     let first = shown(book.arrive(1, RequestId::Number(0), question("A?"), Some(a)));
     let second = shown(book.arrive(1, RequestId::Number(1), question("B?"), Some(b)));
     book.finish_run(a);
     book.finish_run(b);
     // Restart; another call renews the session (epoch 2) and is asked under id 0 again.
-    let c = book.start_run("tools/call", Some(&call("other")));
+    let (c, _) = book.start_run("tools/call", Some(&call("other")));
     let third = shown(book.arrive(2, RequestId::Number(0), question("C?"), Some(c)));
     assert_ne!(third, first, "same id, other session: another card");
     assert_eq!(
@@ -430,21 +430,18 @@ fn a_card_of_an_earlier_session_is_never_answered_on_the_current_one() {
 #[test]
 fn a_kept_answer_is_replayed_only_into_the_rerun_of_its_call_and_only_once() {
     let mut book = Elicitations::new(CARDS);
-    let run = book.start_run("tools/call", Some(&call("delete_folder")));
+    let (run, _) = book.start_run("tools/call", Some(&call("delete_folder")));
     let card = shown(book.arrive(1, RequestId::Number(0), question("Sure?"), Some(run)));
     book.finish_run(run);
     assert_eq!(
         book.lost(&card, &accept()),
         AnswerPlan::Lost { evicted: None }
     );
-    // Another call asking the very same question gets a card of its own.
-    let other = book.start_run("tools/call", Some(&call("other_tool")));
-    let stranger = shown(book.arrive(2, RequestId::Number(0), question("Sure?"), Some(other)));
-    assert_ne!(stranger, card);
-    // So does the GET stream.
+    // The GET stream asking the very same question gets a card of its own.
     shown(book.arrive(2, RequestId::Number(1), question("Sure?"), None));
     // The re-run of the same call: replayed, once.
-    let rerun = book.start_run("tools/call", Some(&call("delete_folder")));
+    let (rerun, expired) = book.start_run("tools/call", Some(&call("delete_folder")));
+    assert!(expired.is_empty());
     assert_eq!(
         book.arrive(2, RequestId::Number(2), question("Sure?"), Some(rerun)),
         Arrival::Replay {
@@ -466,23 +463,49 @@ fn a_kept_answer_is_replayed_only_into_the_rerun_of_its_call_and_only_once() {
 }
 
 #[test]
+fn another_call_asking_the_same_question_gets_its_own_card_and_the_kept_answer_expires() {
+    let mut book = Elicitations::new(CARDS);
+    let (run, _) = book.start_run("tools/call", Some(&call("delete_folder")));
+    let card = shown(book.arrive(1, RequestId::Number(0), question("Sure?"), Some(run)));
+    let _ = book.lost(&card, &accept());
+    // The next call made is another one (same method, other params): not the re-run.
+    let (other, expired) = book.start_run("tools/call", Some(&call("other_tool")));
+    assert_eq!(expired, vec![card.clone()], "its card is told");
+    let stranger = shown(book.arrive(2, RequestId::Number(0), question("Sure?"), Some(other)));
+    assert_ne!(stranger, card);
+    // A later run of the card's own call replays nothing now...
+    let (late, _) = book.start_run("tools/call", Some(&call("delete_folder")));
+    shown(book.arrive(2, RequestId::Number(1), question("Sure?"), Some(late)));
+    // ...until Submit keeps the answer again.
+    assert_eq!(
+        book.plan_answer(&card, 2, &accept()),
+        AnswerPlan::Lost { evicted: None }
+    );
+    let (again, _) = book.start_run("tools/call", Some(&call("delete_folder")));
+    assert!(matches!(
+        book.arrive(2, RequestId::Number(2), question("Sure?"), Some(again)),
+        Arrival::Replay { route, .. } if route == card
+    ));
+}
+
+#[test]
 fn a_kept_answer_expires_when_its_rerun_ends_without_asking_and_submit_keeps_it_again() {
     let mut book = Elicitations::new(CARDS);
-    let run = book.start_run("tools/call", Some(&call("t")));
+    let (run, _) = book.start_run("tools/call", Some(&call("t")));
     let card = shown(book.arrive(1, RequestId::Number(0), question("Q?"), Some(run)));
     let _ = book.lost(&card, &accept());
     // A run of the same call already under way when the answer was kept is not its re-run.
-    let rerun = book.start_run("tools/call", Some(&call("t")));
+    let (rerun, _) = book.start_run("tools/call", Some(&call("t")));
     assert_eq!(book.finish_run(run), Vec::<String>::new());
     assert_eq!(book.finish_run(rerun), vec![card.clone()], "expired");
-    let later = book.start_run("tools/call", Some(&call("t")));
+    let (later, _) = book.start_run("tools/call", Some(&call("t")));
     shown(book.arrive(2, RequestId::Number(0), question("Q?"), Some(later)));
     // Submit on the expired card keeps the answer again, for the next re-run.
     assert_eq!(
         book.plan_answer(&card, 2, &accept()),
         AnswerPlan::Lost { evicted: None }
     );
-    let again = book.start_run("tools/call", Some(&call("t")));
+    let (again, _) = book.start_run("tools/call", Some(&call("t")));
     assert!(matches!(
         book.arrive(2, RequestId::Number(1), question("Q?"), Some(again)),
         Arrival::Replay { route, .. } if route == card
@@ -494,7 +517,7 @@ fn kept_answers_are_capped_and_the_oldest_goes_first() {
     let mut book = Elicitations::new(CARDS);
     let mut cards = Vec::new();
     for n in 0..=MAX_KEPT_ANSWERS {
-        let run = book.start_run("tools/call", Some(&call(&format!("t{n}"))));
+        let (run, _) = book.start_run("tools/call", Some(&call(&format!("t{n}"))));
         let id = RequestId::Number(i64::try_from(n).unwrap());
         cards.push(shown(book.arrive(1, id, question("Q?"), Some(run))));
     }
@@ -510,7 +533,7 @@ fn kept_answers_are_capped_and_the_oldest_goes_first() {
             evicted: Some(cards[0].clone())
         }
     );
-    let rerun = book.start_run("tools/call", Some(&call("t0")));
+    let (rerun, _) = book.start_run("tools/call", Some(&call("t0")));
     shown(book.arrive(2, RequestId::Number(0), question("Q?"), Some(rerun)));
 }
 

@@ -615,8 +615,9 @@ impl LegacySession {
 /// stream carried it. It decides where an answer may go:
 ///
 /// ```text
-///   start_run(method, params) ─▶ RunId      a request (call) begins: it claims the answers
-///                                           kept for an earlier run of the same call
+///   start_run(method, params) ─▶ (RunId, expired)   a request (call) begins: it claims
+///                                           the answers kept for its call; those kept for
+///                                           other calls expire (say so on their cards)
 ///   arrive(epoch, id, params, run) ─▶ Show{route}         a new card
 ///                                  ─▶ Replay{route, answer}  the re-run asks a question whose
 ///                                      answer was kept: POST it (the card is now bound here)
@@ -633,10 +634,11 @@ impl LegacySession {
 ///
 /// A restarted server numbers its requests from 0 again, so an id alone names a different
 /// question on the new session: an answer is sent only on the session its card came on. A
-/// kept answer is replayed only into the first run of the same call (same method and
-/// params) that starts after it was kept, only to an identical question, and at most once;
-/// when that run ends without asking it, the answer expires (the card says so and Submit
-/// keeps it again). At most [`MAX_KEPT_ANSWERS`] are kept at once.
+/// kept answer waits for the next call made: when that is its own call again (same method
+/// and params), it is replayed into that run only, to an identical question, at most once;
+/// when that run ends without asking it, or the next call made is another one, the answer
+/// expires (the card says so and Submit keeps it again). At most [`MAX_KEPT_ANSWERS`] are
+/// kept at once.
 ///
 /// ```
 /// use mcp_elicit::driver::legacy::{AnswerPlan, Arrival, Elicitations};
@@ -646,14 +648,15 @@ impl LegacySession {
 ///     r#"{"message":"Sure?","requestedSchema":{"type":"object","properties":{}}}"#).unwrap();
 /// let mut book = Elicitations::new(64);
 /// let call = serde_json::json!({"name": "t"});
-/// let run = book.start_run("tools/call", Some(&call));
+/// let (run, _) = book.start_run("tools/call", Some(&call));
 /// let Arrival::Show { route } = book.arrive(1, RequestId::Number(0), params.clone(), Some(run))
 /// else { panic!() };
 /// // The server restarted; another request renewed the session (epoch 2).
 /// assert!(matches!(book.plan_answer(&route, 2, &ElicitResult::cancel()), AnswerPlan::Lost { .. }));
 /// book.finish_run(run);
 /// // The call is made again and asks the same question (id 0 again, on the new session).
-/// let rerun = book.start_run("tools/call", Some(&call));
+/// let (rerun, expired) = book.start_run("tools/call", Some(&call));
+/// assert!(expired.is_empty());
 /// let Arrival::Replay { route: card, answer } = book.arrive(2, RequestId::Number(0), params, Some(rerun))
 /// else { panic!() };
 /// assert_eq!((card, answer), (route, ElicitResult::cancel()));
@@ -768,23 +771,35 @@ impl Elicitations {
     }
 
     /// A request (`tools/call`, `prompts/get`, ...) begins: it claims the answers kept for
-    /// an earlier run of the same call that no run has claimed yet.
-    pub fn start_run(&mut self, method: &str, params: Option<&Value>) -> RunId {
+    /// an earlier run of the same call that no run has claimed yet. Answers kept for other
+    /// calls expire: this is not the re-run they wait for (after a restart the re-run
+    /// comes first, so an answer cannot wait behind other calls forever). Returns the run
+    /// and the routes of the expired cards, to say so on them.
+    pub fn start_run(&mut self, method: &str, params: Option<&Value>) -> (RunId, Vec<String>) {
         let run = RunId(self.next_run);
         self.next_run = self.next_run.wrapping_add(1);
         let key = CallKey {
             method: method.to_owned(),
             params: params.cloned(),
         };
-        for card in self.cards.values_mut() {
-            if let CardState::Kept { claimed, .. } = &mut card.state {
-                if claimed.is_none() && card.call.as_ref() == Some(&key) {
-                    *claimed = Some(run);
-                }
+        let mut expired = Vec::new();
+        for (route, card) in self.cards.iter_mut() {
+            let CardState::Kept { claimed, .. } = &mut card.state else {
+                continue;
+            };
+            if claimed.is_some() {
+                continue;
+            }
+            if card.call.as_ref() == Some(&key) {
+                *claimed = Some(run);
+            } else {
+                card.state = CardState::Expired;
+                expired.push(route.clone());
             }
         }
+        expired.sort();
         self.runs.insert(run, key);
-        run
+        (run, expired)
     }
 
     /// The request `run` ended (result, error, or given up): the answers it claimed and
