@@ -140,7 +140,7 @@ fn url_mode_and_completion_on_the_get_stream() {
 #[test]
 fn ping_roots_and_unknown_requests_are_answered_automatically() {
     let mut s = ready_session();
-    let LegacyEvent::Reply { request, note } =
+    let LegacyEvent::Reply { request, note, .. } =
         s.on_message(r#"{"jsonrpc":"2.0","id":"p1","method":"ping"}"#)
     else {
         panic!()
@@ -159,7 +159,7 @@ fn ping_roots_and_unknown_requests_are_answered_automatically() {
         request.body.as_deref(),
         Some(r#"{"jsonrpc":"2.0","id":5,"result":{"roots":[]}}"#)
     );
-    let LegacyEvent::Reply { request, note } =
+    let LegacyEvent::Reply { request, note, .. } =
         s.on_message(r#"{"jsonrpc":"2.0","id":6,"method":"sampling/createMessage","params":{}}"#)
     else {
         panic!()
@@ -647,19 +647,20 @@ fn reconnect_delays_are_floored_capped_and_back_off_when_streams_bring_nothing()
 
 /// Finding: every ping on the stream became a fetch of its own, all at once.
 #[test]
-fn automatic_replies_are_bounded_in_flight_and_in_the_queue() {
+fn automatic_replies_are_bounded_in_flight_and_pings_are_never_queued() {
     let mut s = ready_session();
     let mut replies = AutomaticReplies::default();
-    let (mut sent, mut queued, mut dropped, mut said) = (0, 0, 0, 0);
+    let (mut sent, mut dropped, mut said) = (0, 0, 0);
     for n in 0..1_000_000i64 {
-        let LegacyEvent::Reply { request, .. } =
+        let LegacyEvent::Reply { request, ping, .. } =
             s.on_message(&format!(r#"{{"jsonrpc":"2.0","id":{n},"method":"ping"}}"#))
         else {
             panic!()
         };
-        match replies.offer(request) {
+        assert!(ping);
+        match replies.offer(request, ping) {
             Offered::Send(_) => sent += 1,
-            Offered::Queued => queued += 1,
+            Offered::Queued => panic!("a ping is never queued"),
             Offered::Dropped { first } => {
                 dropped += 1;
                 said += usize::from(first);
@@ -667,10 +668,23 @@ fn automatic_replies_are_bounded_in_flight_and_in_the_queue() {
         }
     }
     assert_eq!(sent, MAX_AUTOMATIC_REPLIES_IN_FLIGHT);
-    assert_eq!(queued, MAX_AUTOMATIC_REPLIES_QUEUED);
     assert_eq!(replies.in_flight(), MAX_AUTOMATIC_REPLIES_IN_FLIGHT);
     assert_eq!(said, 1, "the drop is said once");
-    assert_eq!(sent + queued + dropped, 1_000_000);
+    assert_eq!(sent + dropped, 1_000_000);
+    // Other replies (roots, refusals) wait in a bounded queue.
+    let mut queued = 0;
+    for n in 0..MAX_AUTOMATIC_REPLIES_QUEUED + 10 {
+        let LegacyEvent::Reply { request, ping, .. } = s.on_message(&format!(
+            r#"{{"jsonrpc":"2.0","id":"r{n}","method":"roots/list"}}"#
+        )) else {
+            panic!()
+        };
+        assert!(!ping);
+        if matches!(replies.offer(request, ping), Offered::Queued) {
+            queued += 1;
+        }
+    }
+    assert_eq!(queued, MAX_AUTOMATIC_REPLIES_QUEUED);
     // Each POST that ends hands out the next; once all are out, the slots free up.
     let mut handed = 0;
     while replies.sent().is_some() {

@@ -141,9 +141,12 @@ pub enum LegacyEvent {
     /// A URL-mode elicitation finished on the server's side.
     ElicitationComplete { elicitation_id: String },
     /// An answer the session wrote by itself; POST it. `note` says why, when it is a refusal.
+    /// `ping` marks the answer to a `ping`: harmless to leave unsent when the client is
+    /// busy ([`AutomaticReplies`] drops it rather than queue it).
     Reply {
         request: HttpRequest,
         note: Option<String>,
+        ping: bool,
     },
     /// The server forgot the session (HTTP 404): re-initialise, and tell the user.
     SessionExpired,
@@ -531,6 +534,7 @@ impl LegacySession {
             Ok(body) => LegacyEvent::Reply {
                 request: self.with_session(HttpRequest::post(body)),
                 note: Some(message),
+                ping: false,
             },
             Err(e) => LegacyEvent::Failed {
                 id: None,
@@ -576,12 +580,12 @@ impl LegacySession {
                     ),
                 }
             }
-            methods::PING => self.reply_result(&id, &serde_json::Map::new(), None),
+            methods::PING => self.reply_result(&id, &serde_json::Map::new(), true),
             methods::ROOTS_LIST => {
                 let roots = ListRootsResult {
                     roots: self.config.roots.clone(),
                 };
-                self.reply_result(&id, &roots, None)
+                self.reply_result(&id, &roots, false)
             }
             other => self.reply_error(
                 &id,
@@ -595,12 +599,13 @@ impl LegacySession {
         &self,
         id: &RequestId,
         result: &R,
-        note: Option<String>,
+        ping: bool,
     ) -> LegacyEvent {
         match result_body(id, result) {
             Ok(body) => LegacyEvent::Reply {
                 request: self.with_session(HttpRequest::post(body)),
-                note,
+                note: None,
+                ping,
             },
             Err(e) => LegacyEvent::Failed {
                 id: None,
@@ -1051,9 +1056,11 @@ impl Reconnect {
 /// browser's connections to one server (Chromium allows six per host over HTTP/1.1: the
 /// rest queue in the browser anyway).
 pub const MAX_AUTOMATIC_REPLIES_IN_FLIGHT: usize = 8;
-/// Automatic replies waiting for a free slot at most. Beyond it a new one is dropped: the
-/// server is asking faster than it takes the answers (a flood of pings); an unanswered ping
-/// is harmless, and any other dropped request is left to the server's own timeout.
+/// Automatic replies waiting for a free slot at most. Answers to pings never wait: with
+/// every slot taken one is dropped at once (an unanswered ping is harmless, and a flood of
+/// them would otherwise be answered one by one). Beyond the queue any other reply is
+/// dropped too: the server asks faster than it takes the answers, and the request is left
+/// to the server's own timeout.
 pub const MAX_AUTOMATIC_REPLIES_QUEUED: usize = 256;
 
 /// The automatic replies a session owes the server, paced by
@@ -1081,12 +1088,13 @@ pub enum Offered {
 }
 
 impl AutomaticReplies {
-    pub fn offer(&mut self, reply: HttpRequest) -> Offered {
+    /// A reply to POST; `ping` for the answer to a `ping` (dropped rather than queued).
+    pub fn offer(&mut self, reply: HttpRequest, ping: bool) -> Offered {
         if self.in_flight < MAX_AUTOMATIC_REPLIES_IN_FLIGHT {
             self.in_flight += 1;
             return Offered::Send(reply);
         }
-        if self.queue.len() < MAX_AUTOMATIC_REPLIES_QUEUED {
+        if !ping && self.queue.len() < MAX_AUTOMATIC_REPLIES_QUEUED {
             self.queue.push_back(reply);
             return Offered::Queued;
         }
