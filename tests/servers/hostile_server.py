@@ -417,7 +417,10 @@ def tool_deep_nesting(c: Call) -> None:
         c.h.reply_raw_json(body.encode())
         raise Done
     assert c.session is not None
-    c.write(sse(raw='{"jsonrpc":"2.0","id":' + str(c.session.new_id()) + ',"method":"elicitation/create","params":' + params + "}"))
+    rid = c.session.new_id()
+    # An error answer to it is fair (the request's id is readable): it is expected.
+    c.session.expect(rid)
+    c.write(sse(raw='{"jsonrpc":"2.0","id":' + str(rid) + ',"method":"elicitation/create","params":' + params + "}"))
     c.finish_text("the deep schema was sent")
 
 
@@ -432,15 +435,21 @@ def tool_many_enum(c: Call) -> None:
 
 @tool()
 def tool_huge_pattern(c: Call) -> None:
-    """A string field `code` whose `pattern` is 1 MiB (`(a|b|c)*` repeated) and one
-    `nested` with the backtracking trap `^(a+)+$` and the default `aaaa...a!` (40 a's),
-    message `Huge patterns.`; returns `{action}: {content}`."""
+    """A string field `code` whose `pattern` is 1 MiB (`(a|b|c)*` repeated), default
+    `abc`, message `Huge patterns.`; returns `{action}: {content}`."""
     huge = "(a|b|c)*" * (1024 * 1024 // 8)
-    props = {
-        "code": {"type": "string", "title": "Code", "pattern": huge, "default": "abc"},
-        "nested": {"type": "string", "title": "Nested", "pattern": "^(a+)+$", "default": "a" * 40 + "!"},
-    }
+    props = {"code": {"type": "string", "title": "Code", "pattern": huge, "default": "abc"}}
     answer = c.ask("pattern", form("Huge patterns.", props))
+    c.finish_text(f"{action_of(answer)}: {json.dumps(content_of(answer))[:200]}")
+
+
+@tool()
+def tool_backtracking_pattern(c: Call) -> None:
+    """One string field `nested` whose `pattern` is the backtracking trap `^(a+)+$`, with
+    the default `aaaa...a!` (40 a's), message `Backtracking pattern.`; returns
+    `{action}: {content}`."""
+    props = {"nested": {"type": "string", "title": "Nested", "pattern": "^(a+)+$", "default": "a" * 40 + "!"}}
+    answer = c.ask("pattern", form("Backtracking pattern.", props))
     c.finish_text(f"{action_of(answer)}: {json.dumps(content_of(answer))[:200]}")
 
 
@@ -540,25 +549,43 @@ def tool_duplicate_ids(c: Call) -> None:
     raise Done
 
 
-STRAY_IDS: list[Any] = [987654, "never-sent", None, {"an": "object"}, [1], -1, 1.5, True]
+STRAY_IDS: list[Any] = [987654, "never-sent", -1, ""]
+"""Well-formed ids (integers and strings) the client never used."""
+MALFORMED_IDS: list[Any] = [None, {"an": "object"}, [1], 1.5, True]
+"""Ids JSON-RPC does not allow in a response to a request (`null` only for "could not read
+your request")."""
+
+
+def strays(ids: list[Any]) -> list[bytes]:
+    out = []
+    for sid in ids:
+        out.append(sse({"jsonrpc": "2.0", "id": sid, "result": text_result("STRAY RESULT")}))
+        out.append(sse({"jsonrpc": "2.0", "id": sid, "error": {"code": -32603, "message": "STRAY ERROR"}}))
+    return out
 
 
 @tool()
 def tool_stray_responses(c: Call) -> None:
     """Responses to requests never sent: on the response stream (both eras) and on the
-    session's GET stream (legacy), results and errors with ids the client never used
-    (`STRAY_IDS`: numbers, strings, null, objects, arrays, booleans), then the result
-    `strays ignored`."""
-    strays = []
-    for sid in STRAY_IDS:
-        strays.append(sse({"jsonrpc": "2.0", "id": sid, "result": text_result("STRAY RESULT")}))
-        strays.append(sse({"jsonrpc": "2.0", "id": sid, "error": {"code": -32603, "message": "STRAY ERROR"}}))
+    session's GET stream (legacy), results and errors with well-formed ids the client
+    never used (`STRAY_IDS`), then the result `strays ignored`."""
+    events = strays(STRAY_IDS)
     if c.session is not None:
-        for event in strays:
+        for event in events:
             c.session.broadcast.put(event)
-    for event in strays:
+    for event in events:
         c.write(event)
     c.finish_text("strays ignored")
+
+
+@tool()
+def tool_malformed_ids(c: Call) -> None:
+    """Results and errors whose ids are `null`, objects, arrays, fractions and booleans
+    (`MALFORMED_IDS`) on the response stream, then the result `malformed ids ignored`. A
+    client may ignore them or fail this call in words; none is any call's result."""
+    for event in strays(MALFORMED_IDS):
+        c.write(event)
+    c.finish_text("malformed ids ignored")
 
 
 @tool()
