@@ -186,10 +186,13 @@ class HostileServer:
     (`/stats`: ping answers, answers by id, unexpected answers, resume times, hung POSTs).
     """
 
-    def __init__(self, *, log_dir: Path, port: int | None = None, name: str | None = None):
+    def __init__(
+        self, *, log_dir: Path, port: int | None = None, name: str | None = None, options: list[str] | None = None
+    ):
         self.port = port or free_port()
         self.log_dir = log_dir
         self.name = name
+        self.options = list(options or [])
         self.proc: subprocess.Popen[bytes] | None = None
         self.trace_path = log_dir / f"hostile-server-{self.port}.trace.jsonl"
         self._log: Any = None
@@ -207,6 +210,7 @@ class HostileServer:
         cmd = [sys.executable, str(HOSTILE_SERVER), "--port", str(self.port), "--trace", str(self.trace_path)]
         if self.name is not None:
             cmd += ["--name", self.name]
+        cmd += self.options
         self._log = open(self.log_dir / f"hostile-server-{self.port}.log", "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, cwd=REPO)
         wait_for_port(self.port, self.proc)

@@ -143,6 +143,14 @@ def test_sse_id_amplification_still_delivers_the_result(driver: Any, app_url: An
     still_works(driver, "after the id flood")
 
 
+def test_sse_id_amplification_during_the_auto_probe(driver: Any, app_url: Any, artifacts: Path) -> None:
+    """The same flood as the answer to `server/discover`: Auto still connects in 2026-07-28."""
+    with HostileServer(log_dir=artifacts / "logs", options=["--flood-discover"]) as server:
+        driver.get(app_url(server=server.url, protocol="auto"))
+        wait_text(driver, "[data-testid=connection-status]", f"connected · {MODERN}", LONG_WAIT)
+        still_works(driver, "after the flooded probe")
+
+
 @pytest.mark.parametrize("protocol", BOTH)
 def test_a_20_mib_line_is_refused_in_words(driver: Any, app_url: Any, hostile: Any, protocol: str) -> None:
     open_app(driver, app_url, hostile, protocol, "long_line")

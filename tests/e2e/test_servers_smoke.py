@@ -412,6 +412,9 @@ def test_static_same_origin(make_demo_server: Any, tmp_path: Any) -> None:
     page = http_request(server.origin + "/", method="GET")
     assert page.status == 200
     assert page.text() == "<p>same origin</p>"
+    # The page refuses to be framed, as scripts/demo's static server makes it.
+    assert page.headers.get("content-security-policy") == "frame-ancestors 'none'", page.headers
+    assert page.headers.get("x-frame-options") == "DENY", page.headers
     result = ModernClient(server.url).call_tool("book_table", {"date": "2025-12-30"})
     assert complete_text(result) == "Booked a table for 2 on 2025-12-30."
 

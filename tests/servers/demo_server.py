@@ -114,7 +114,8 @@ CORS: the SDK does no CORS, so the ASGI app is wrapped in Starlette's CORSMiddle
 (answering preflight, allowing the MCP headers and any `Mcp-Param-*`, exposing
 `mcp-session-id`), and the page origins are added to the SDK's DNS-rebinding
 `allowed_origins`. `--no-cors` leaves the stock SDK behaviour (preflight gets 405).
-`--static DIR` serves a directory on the same origin (at `/`), beside `/mcp`.
+`--static DIR` serves a directory on the same origin (at `/`), beside `/mcp`, with the
+no-framing headers `static_server.py` sends.
 `--trace FILE` appends every HTTP exchange to FILE (JSON lines: request and response
 headers and bodies, SSE streams as sent): for debugging and for capturing transcripts.
 `--state-key` fixes the `requestState` sealing key, so a restarted server still accepts
@@ -938,6 +939,24 @@ def create_server(state_key: str | None = None, region_header: str = "Region") -
     return server
 
 
+class RefuseFraming:
+    """Sends the no-framing headers of `static_server.py` with every static file: no page of
+    any origin may frame the demo and steer the person's clicks onto its buttons."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def refusing_send(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["Content-Security-Policy"] = "frame-ancestors 'none'"
+                headers["X-Frame-Options"] = "DENY"
+            await send(message)
+
+        await self.app(scope, receive, refusing_send)
+
+
 class TraceMiddleware:
     """Appends every HTTP exchange to a JSON-lines file: for debugging and transcripts.
 
@@ -1145,7 +1164,8 @@ def _build_app(
         stateless_http=stateless,
     )
     if static_dir:
-        app.router.routes.append(Mount("/", app=StaticFiles(directory=static_dir, html=True), name="static"))
+        static = RefuseFraming(StaticFiles(directory=static_dir, html=True))
+        app.router.routes.append(Mount("/", app=static, name="static"))
     if store is not None:
         app = ResumableMiddleware(app, store)
     app = FlakyReplayMiddleware(app)

@@ -13,7 +13,8 @@ CORS for any loopback page origin (as `demo_server.py` does): preflight is answe
 whatever headers the page asks for, `mcp-session-id` is exposed.
 
 The server's name (`serverInfo.name`, `--name`) is markup by default, so every card that
-says who is asking shows it: it must appear as text.
+says who is asking shows it: it must appear as text. `--flood-discover` answers
+`server/discover` (Auto's probe) with the SSE id amplification of `sse_id_flood`.
 
 Tools: one per misbehaviour (see each `tool_*` function's docstring for exactly what it
 sends and what it returns). Two well-behaved tools show that the page still works after a
@@ -760,6 +761,7 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.0"
     server_version = "hostile/1"
     name = DEFAULT_NAME
+    flood_discover = False
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass
@@ -951,7 +953,16 @@ class Handler(BaseHTTPRequestHandler):
             self.reply_json({"jsonrpc": "2.0", "id": rid, "result": body})
 
         if method == "server/discover":
-            result({"supportedVersions": [MODERN], "capabilities": {"tools": {}}})
+            body = {"supportedVersions": [MODERN], "capabilities": {"tools": {}}}
+            if self.flood_discover:
+                # The id amplification of `sse_id_flood`, during Auto's probe.
+                self.start_sse(None)
+                self.write(b"id: " + b"i" * (4 * 1024 * 1024) + b"\n")
+                self.write(b"data\n\n" * 20_000)
+                body = {**body, "resultType": "complete", "_meta": {SERVER_INFO_KEY: self.server_info()}}
+                self.write(sse({"jsonrpc": "2.0", "id": rid, "result": body}))
+                return
+            result(body)
         elif method == "ping":
             result({})
         elif method == "tools/list":
@@ -1016,8 +1027,10 @@ class Handler(BaseHTTPRequestHandler):
         self.reply_status(202)
 
 
-def make_server(port: int, host: str = "127.0.0.1", name: str = DEFAULT_NAME) -> ThreadingHTTPServer:
-    handler = type("NamedHandler", (Handler,), {"name": name})
+def make_server(
+    port: int, host: str = "127.0.0.1", name: str = DEFAULT_NAME, flood_discover: bool = False
+) -> ThreadingHTTPServer:
+    handler = type("NamedHandler", (Handler,), {"name": name, "flood_discover": flood_discover})
     httpd = ThreadingHTTPServer((host, port), handler)
     httpd.daemon_threads = True
     return httpd
@@ -1030,9 +1043,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8002)
     parser.add_argument("--name", default=DEFAULT_NAME, help="serverInfo.name (default: markup)")
     parser.add_argument("--trace", metavar="FILE", help="append every message received to FILE as JSON lines")
+    parser.add_argument(
+        "--flood-discover",
+        action="store_true",
+        help="answer server/discover as sse_id_flood answers a call (4 MiB id, 20,000 events, then the result)",
+    )
     args = parser.parse_args(argv)
     TRACE = Trace(args.trace)
-    httpd = make_server(args.port, args.host, args.name)
+    httpd = make_server(args.port, args.host, args.name, args.flood_discover)
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:
