@@ -6,6 +6,8 @@
 //! import init, { elicit, completeElicitation } from "./pkg/mcp_elicit_web.js";
 //! await init();
 //! const result = await elicit(document.querySelector("#slot"), params); // params as on the wire
+//! // or, naming who is asking (shown in the card, as the spec requires of a client):
+//! await elicit(slot, params, { serverName: "Weather", serverHost: "mcp.example.com" });
 //! // later, when the server sends notifications/elicitation/complete for a URL card:
 //! completeElicitation(elicitationId);
 //! ```
@@ -16,8 +18,13 @@
 //! rejects with an `Error` in words when the params are not elicitation params. A second
 //! `elicit` on the same element replaces the first, whose Promise then resolves `cancel`
 //! (the user can no longer answer it, which is what `cancel` means on the wire).
+//!
+//! `options` (optional): `serverName` and `serverHost`, strings, name the requesting server
+//! in the card (`[data-testid=requesting-server]`); a host showing requests from servers
+//! should always pass them. Without `serverHost` the card names no server.
 
 use crate::boundary::json_arg;
+use crate::client::ServerIdentity;
 use crate::components::ElicitationView;
 use leptos::mount::mount_to;
 use leptos::prelude::*;
@@ -85,9 +92,45 @@ fn parse_params(params: &JsValue) -> Result<ElicitRequestParams, String> {
     })
 }
 
+/// Reads `options`: absent, or an object whose `serverName` / `serverHost` are strings.
+fn parse_options(options: &JsValue) -> Result<Option<ServerIdentity>, String> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    let json = json_arg(options, "elicit options")?;
+    let Some(obj) = json.as_object() else {
+        return Err("elicit: options must be an object such as {serverName, serverHost}".into());
+    };
+    let text = |key: &str| match obj.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("elicit: options.{key} must be a string")),
+    };
+    let name = text("serverName")?.filter(|n| !n.trim().is_empty());
+    Ok(text("serverHost")?.map(|host| ServerIdentity { name, host }))
+}
+
 /// Renders one elicitation into `element` and returns a Promise of its `ElicitResult`.
-#[wasm_bindgen]
+/// `options` may name the requesting server (see the module docs).
+#[wasm_bindgen(js_name = elicit)]
+pub fn elicit_js(element: web_sys::Element, params: JsValue, options: JsValue) -> js_sys::Promise {
+    match parse_options(&options) {
+        Ok(server) => elicit_with(element, params, server),
+        Err(e) => error(&e),
+    }
+}
+
+/// [`elicit_js`] without options, for Rust callers.
 pub fn elicit(element: web_sys::Element, params: JsValue) -> js_sys::Promise {
+    elicit_with(element, params, None)
+}
+
+/// [`elicit_js`], the requesting server given (if known) as a [`ServerIdentity`].
+pub fn elicit_with(
+    element: web_sys::Element,
+    params: JsValue,
+    server: Option<ServerIdentity>,
+) -> js_sys::Promise {
     let params = match parse_params(&params) {
         Ok(p) => p,
         Err(e) => return error(&e),
@@ -137,6 +180,7 @@ pub fn elicit(element: web_sys::Element, params: JsValue) -> js_sys::Promise {
                 params=params
                 on_answer=Callback::new(move |r: ElicitResult| settle(id, &r))
                 completed=completed
+                server=server
             />
         }
         .into_any()

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use mcp_elicit::driver::DriverError;
-use mcp_elicit::wire::ElicitRequestParams;
+use mcp_elicit::wire::{ElicitRequestParams, Implementation};
 
 use crate::transport::TransportError;
 
@@ -23,10 +23,68 @@ pub enum ClientEvent {
     },
     /// The elicitation `id` was answered and delivered: the card can go.
     Answered { id: String },
+    /// The answer to the elicitation `id` was not delivered after all, in words: a kept
+    /// answer whose resend failed, or that the call made again never asked for. The card
+    /// shows `reason` and keeps its answer; Submit resends.
+    AnswerFailed { id: String, reason: String },
     /// The server says the URL-mode elicitation `elicitation_id` is complete.
     Completed { elicitation_id: String },
     /// A line for the connection status (e.g. "session expired; connected again").
     Notice(String),
+    /// Who this connection's requests come from: every card shows it (the spec's MUST:
+    /// make clear which server is asking). Sent when connecting, again once the server has
+    /// named itself.
+    Server(ServerIdentity),
+    /// The session refused a server request because [`MAX_PENDING_CARDS`] were already
+    /// waiting: the person is told that later requests were refused.
+    CardsRefused,
+}
+
+/// The most elicitation cards one connection shows at once. A person answers a handful at
+/// a time; a server sending more is flooding the page (each card is a form with its own
+/// controls). Beyond it a new request gets no card: the UI answers it `cancel` (a session
+/// may refuse it itself first and send [`ClientEvent::CardsRefused`]), and the list says
+/// that later requests were refused. URL cards already answered, which only show their
+/// waiting state, make room first.
+pub const MAX_PENDING_CARDS: usize = 256;
+
+/// The requesting server as a card names it: its `serverInfo` name and the endpoint's host.
+/// Server text, shown as text only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerIdentity {
+    /// `serverInfo.title`, else `serverInfo.name`; `None` until the server has said (or if
+    /// it says nothing usable).
+    pub name: Option<String>,
+    /// The endpoint URL's host (with its port, if any), as configured by the person or host.
+    pub host: String,
+}
+
+impl ServerIdentity {
+    /// The identity of the server at `url` that introduced itself as `info`.
+    pub fn new(info: Option<&Implementation>, url: &str) -> Self {
+        let name = info.and_then(|i| {
+            [i.title.as_deref(), Some(i.name.as_str())]
+                .into_iter()
+                .flatten()
+                .map(str::trim)
+                .find(|n| !n.is_empty())
+                .map(str::to_owned)
+        });
+        ServerIdentity {
+            name,
+            host: host_of(url).to_owned(),
+        }
+    }
+}
+
+/// The host (and port) of an absolute URL: between `scheme://` (and any `user@`) and the
+/// path, query or fragment. The whole text when it has no `://`.
+fn host_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host)
 }
 
 /// Why a connect, a call or an answer failed.
@@ -110,3 +168,39 @@ impl From<mcp_elicit::wire::WireError> for ClientError {
 
 /// The sink a session pushes [`ClientEvent`]s into (the demo app feeds its signals from it).
 pub type EventSink = std::rc::Rc<dyn Fn(ClientEvent)>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(name: &str, title: Option<&str>) -> Implementation {
+        Implementation {
+            name: name.into(),
+            version: "1".into(),
+            title: title.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn identity_prefers_the_title_then_the_name() {
+        let url = "https://user:pw@Mcp.Example.com:8443/mcp?x=1#f";
+        let both = ServerIdentity::new(Some(&info("weather", Some("Weather Co"))), url);
+        assert_eq!(both.name.as_deref(), Some("Weather Co"));
+        assert_eq!(both.host, "Mcp.Example.com:8443");
+        let blank_title = ServerIdentity::new(Some(&info("weather", Some("  "))), url);
+        assert_eq!(blank_title.name.as_deref(), Some("weather"));
+        let nameless = ServerIdentity::new(Some(&info(" ", None)), url);
+        assert_eq!(nameless.name, None);
+        assert_eq!(ServerIdentity::new(None, url).name, None);
+    }
+
+    #[test]
+    fn host_of_urls() {
+        assert_eq!(host_of("http://127.0.0.1:8001/mcp"), "127.0.0.1:8001");
+        assert_eq!(host_of("http://[::1]:8001"), "[::1]:8001");
+        assert_eq!(host_of("https://h?q"), "h");
+        assert_eq!(host_of("https://h#f"), "h");
+        assert_eq!(host_of("h/x"), "h");
+        assert_eq!(host_of(""), "");
+    }
+}

@@ -119,6 +119,12 @@ impl LegacySession {
             .unwrap_or(LEGACY_PROTOCOL_VERSION)
     }
 
+    /// The `serverInfo` the server gave in the handshake (display only: who is asking).
+    pub fn server_info(&self) -> Option<mcp_elicit::wire::Implementation> {
+        let machine = self.inner.machine.borrow();
+        machine.server().map(|init| init.server_info.clone())
+    }
+
     async fn send(&self, request: &HttpRequest) -> Result<RawResponse, ClientError> {
         exchange::send(&self.inner.url, request, None).await
     }

@@ -22,17 +22,17 @@ use futures::future::Either;
 use mcp_elicit::driver::era::{self, EraDecision};
 use mcp_elicit::driver::modern::ModernConfig;
 use mcp_elicit::driver::DriverError;
-use mcp_elicit::wire::meta::MODERN_PROTOCOL_VERSION;
+use mcp_elicit::wire::meta::{server_info, MODERN_PROTOCOL_VERSION};
 use mcp_elicit::wire::{
-    codes, from_raw, CallToolResult, ElicitResult, GetPromptResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt, ReadResourceResult,
-    RequestId, Resource, ResourceTemplate, Tool,
+    codes, from_raw, CallToolResult, DiscoverResult, ElicitResult, GetPromptResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt,
+    ReadResourceResult, RequestId, Resource, ResourceTemplate, Tool,
 };
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub use config::{ClientConfig, ProtocolChoice, SamplingHandler, DEFAULT_MAX_ROUNDS};
-pub use events::{ClientError, ClientEvent, EventSink};
+pub use events::{ClientError, ClientEvent, EventSink, ServerIdentity, MAX_PENDING_CARDS};
 pub use exchange::Messages;
 pub use legacy::{LegacySession, URL_REQUIRED_KEY_PREFIX};
 pub use modern::{ModernSession, Original};
@@ -53,12 +53,27 @@ impl Connection {
     /// back to the legacy handshake, except a -32022 naming only modern versions we don't
     /// speak). Network and CORS failures are reported, never taken as an era verdict.
     pub async fn connect(config: ClientConfig, sink: EventSink) -> Result<Self, ClientError> {
+        // Every card names who is asking (the spec's MUST): the endpoint's host from the
+        // start, with the server's name once it has given one.
+        sink(ClientEvent::Server(ServerIdentity::new(None, &config.url)));
+        let url = config.url.clone();
+        let connection = Self::connect_era(config, sink.clone()).await?;
+        if let Connection::Legacy(s) = &connection {
+            sink(ClientEvent::Server(ServerIdentity::new(
+                s.server_info().as_ref(),
+                &url,
+            )));
+        }
+        Ok(connection)
+    }
+
+    async fn connect_era(config: ClientConfig, sink: EventSink) -> Result<Self, ClientError> {
         match config.protocol {
             ProtocolChoice::Legacy => Ok(Connection::Legacy(
                 LegacySession::connect(config, sink).await?,
             )),
             ProtocolChoice::Modern => match probe(&config.url).await? {
-                EraDecision::Modern { .. } => Ok(modern(config, sink)),
+                EraDecision::Modern { discover, .. } => Ok(modern(config, sink, &discover)),
                 EraDecision::Incompatible(err) => Err(err.into()),
                 EraDecision::Legacy { reason } => Err(ClientError::Refused(format!(
                     "The server does not offer protocol version {MODERN_PROTOCOL_VERSION}: {reason}."
@@ -69,7 +84,7 @@ impl Connection {
                 ))),
             },
             ProtocolChoice::Auto => match probe(&config.url).await? {
-                EraDecision::Modern { .. } => Ok(modern(config, sink)),
+                EraDecision::Modern { discover, .. } => Ok(modern(config, sink, &discover)),
                 EraDecision::Incompatible(err) => Err(err.into()),
                 // This client speaks one modern version, the one it probed: a reprobe
                 // would ask the same question again, so it is no modern evidence.
@@ -83,7 +98,7 @@ impl Connection {
                             if era::after_handshake_failure(&err).is_some() =>
                         {
                             match probe(&config.url).await? {
-                                EraDecision::Modern { .. } => Ok(modern(config, sink)),
+                                EraDecision::Modern { discover, .. } => Ok(modern(config, sink, &discover)),
                                 _ => Err(ClientError::Driver(err)),
                             }
                         }
@@ -292,7 +307,12 @@ fn or_none_offered<T>(listed: Result<Vec<T>, ClientError>) -> Result<Vec<T>, Cli
     }
 }
 
-fn modern(config: ClientConfig, sink: EventSink) -> Connection {
+fn modern(config: ClientConfig, sink: EventSink, discover: &DiscoverResult) -> Connection {
+    let info = server_info(discover.meta.as_ref());
+    sink(ClientEvent::Server(ServerIdentity::new(
+        info.as_ref(),
+        &config.url,
+    )));
     Connection::Modern(Rc::new(ModernSession::new(config, sink)))
 }
 

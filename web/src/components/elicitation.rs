@@ -1,14 +1,42 @@
-//! One pending elicitation: the `[data-elicitation]` container, the server's message as text,
-//! and the form or URL card its params call for.
+//! One pending elicitation: the `[data-elicitation]` container, who is asking, the server's
+//! message as text, and the form or URL card its params call for.
 
 use super::ids;
 use super::schema_form::SchemaForm;
 use super::status::SendStatus;
 use super::url_card::{CardState, UrlCard};
+use crate::client::ServerIdentity;
 use leptos::prelude::*;
 use mcp_elicit::schema;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
 use std::collections::HashSet;
+
+/// Who is asking, per the DOM contract (`[data-testid=requesting-server]`): the server's
+/// name and the endpoint's host, as text. The name is isolated (`<bdi>`) so right-to-left
+/// or override characters in it cannot reorder the host shown after it; a long one is cut
+/// short on screen (CSS) but whole in the text and its tooltip.
+fn requesting_server(server: MaybeProp<ServerIdentity>) -> impl IntoView {
+    move || {
+        server.get().map(|s| {
+            let name = s.name.map(|n| {
+                let tooltip = n.clone();
+                view! {
+                    <bdi class="mce-server-name" title=tooltip>{n}</bdi>
+                    " at "
+                }
+            });
+            let fallback = name.is_none().then_some("the server at ");
+            view! {
+                <p class="mce-requester" data-testid="requesting-server">
+                    <span class="mce-requester-label">"Asked by "</span>
+                    {name}
+                    {fallback}
+                    <span class="mce-server-host">{s.host}</span>
+                </p>
+            }
+        })
+    }
+}
 
 /// One elicitation, form or URL mode, answered through `on_answer`.
 #[component]
@@ -29,6 +57,9 @@ pub fn ElicitationView(
     /// Focus the first field on mount.
     #[prop(default = true)]
     autofocus: bool,
+    /// Who is asking: shown in the card when given (the app and the host API always do).
+    #[prop(optional, into)]
+    server: MaybeProp<ServerIdentity>,
 ) -> impl IntoView {
     let status = status.unwrap_or_else(|| Signal::stored(SendStatus::Idle));
     // Set once the user has answered; undone by a failed send so they can answer again.
@@ -56,6 +87,7 @@ pub fn ElicitationView(
             };
             view! {
                 <section class="mce-elicitation" data-elicitation=key data-mode="url" data-state=data_state aria-labelledby=label_id>
+                    {requesting_server(server)}
                     <p class="mce-message" id=msg_id>{message}</p>
                     <UrlCard params=url on_answer=answer state=card status=status completed=completed.unwrap_or_else(|| Signal::stored(HashSet::new())) />
                 </section>
@@ -117,6 +149,7 @@ pub fn ElicitationView(
             };
             view! {
                 <section class="mce-elicitation" data-elicitation=key data-mode="form" data-state=data_state aria-labelledby=label_id>
+                    {requesting_server(server)}
                     <p class="mce-message" id=msg_id>{message}</p>
                     {body}
                 </section>

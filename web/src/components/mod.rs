@@ -16,6 +16,8 @@
 //!         status=status                    // optional Signal<SendStatus>: how sending the answer went
 //!         completed=completed              // optional Signal<HashSet<String>>: elicitationIds completed
 //!         autofocus=true                   // optional, default true: focus the first field on mount
+//!         server=identity                  // optional ServerIdentity (or a signal of one): who is asking,
+//!                                          // shown as [data-testid=requesting-server]
 //!     />
 //! }
 //!
@@ -76,3 +78,5 @@ pub use queue::{ElicitationQueue, PendingElicitation};
 pub use schema_form::SchemaForm;
 pub use status::SendStatus;
 pub use url_card::UrlCard;
+
+pub use crate::client::ServerIdentity;
