@@ -7,6 +7,8 @@ resending works without retyping anything.
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
 from harness import button, control_by_label, wait_css, wait_for, wait_text
@@ -89,3 +91,47 @@ def test_legacy_url_card_opened_after_a_restart_waits_then_completes(
     result_text(driver, "Deposit deposit-r1 confirmed.")
     done = wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
     assert "Sending" not in done.text, done.text
+
+
+def _answers_posted(server: Any) -> list[Any]:
+    """The JSON-RPC responses (answers to the server's requests) the client POSTed to the
+    server's current run."""
+    out = []
+    for record in server.trace():
+        if record.get("method") != "POST":
+            continue
+        try:
+            body = json.loads(record.get("request_body") or "null")
+        except ValueError:
+            continue
+        if isinstance(body, dict) and "method" not in body and ("result" in body or "error" in body):
+            out.append(body)
+    return out
+
+
+def test_legacy_card_of_a_restarted_session_is_not_answered_on_the_new_one(
+    driver: Any, app_url: Any, make_demo_server: Any
+) -> None:
+    """2025-11-25: a restarted SDK server numbers its requests from 0 again. Two cards wait
+    (ids 0 and 1 of the first session); after the restart another call renews the session
+    and is asked its own question (id 0 of the new session). Answering the first card must
+    not POST its old id on the new session, where it would answer the new question
+    (`deleted /tmp/c`): the card says in words that its request was lost."""
+    server = make_demo_server()
+    open_app(driver, app_url, server, LEGACY, "delete_folder", {"path": "/tmp/a"})
+    first = card(driver, "form", "/tmp/a has 2 file(s). Delete anyway?")
+    call_from_form(driver, "book_table", {"Date": "2025-12-25"})
+    card(driver, "form", "No tables for 2 on 2025-12-25.")
+    server.restart()
+    call_from_form(driver, "delete_folder", {"Path": "/tmp/c"})
+    card(driver, "form", "/tmp/c has 2 file(s). Delete anyway?")
+    set_checkbox(first, "Ok", True)
+    button(first, "Submit").click()
+    wait_for(driver, lambda d: first.find_elements("css selector", "[role=alert]"), "an error on the first card")
+    alert = first.find_element("css selector", "[role=alert]").text
+    assert "lost" in alert, alert
+    # Whatever the page does next (it may make the call again), the old answer never
+    # reaches the new session.
+    time.sleep(2)
+    assert _answers_posted(server) == [], _answers_posted(server)
+    assert "deleted /tmp/c" not in driver.find_element("css selector", "body").text

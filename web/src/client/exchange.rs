@@ -3,13 +3,51 @@
 //! arrives). Which messages matter, and what a status means, the drivers decide.
 
 use std::collections::VecDeque;
+use std::future::Future;
 
 use mcp_elicit::driver::http::{body_kind, messages_from_body, BodyKind, MessageStream};
 use mcp_elicit::driver::{DriverError, HttpRequest};
-use web_sys::AbortSignal;
+use web_sys::{AbortController, AbortSignal};
 
 use super::events::ClientError;
-use crate::transport::{self, ByteStream, RawResponse};
+use crate::transport::{self, ByteStream, RawResponse, TransportError};
+
+/// How long a POST whose answer nobody streams may take, from sending it to the end of its
+/// answer: a card's answer, a replayed answer, an automatic reply (ping, roots, refusal,
+/// sampling). A server takes such a POST at once (202 Accepted); one that holds it open
+/// would leave the card at "Sending…" forever. Past this bound the exchange is aborted and
+/// fails with [`TransportError::TimedOut`]: the card shows that in words and keeps the
+/// answer, so Submit resends it. 30 s leaves a slow or busy server plenty of room. Only
+/// the server is timed, never the person: a card waits for its answer as long as needed.
+///
+/// Both eras use it through [`bounded`] (the modern era for its replayed rounds: run the
+/// exchange, including reading its answer, inside `bounded(url, ANSWER_POST_TIMEOUT_MS, ..)`).
+pub const ANSWER_POST_TIMEOUT_MS: u32 = 30_000;
+
+/// Runs one exchange for at most `limit_ms` milliseconds. `exchange` gets the signal to
+/// send with ([`send`]); past the limit its `fetch` is aborted, whatever it holds is
+/// dropped, and the outcome is [`TransportError::TimedOut`] (for `url`, in words).
+pub async fn bounded<T, F, Fut>(url: &str, limit_ms: u32, exchange: F) -> Result<T, ClientError>
+where
+    F: FnOnce(Option<AbortSignal>) -> Fut,
+    Fut: Future<Output = Result<T, ClientError>>,
+{
+    let controller = AbortController::new().ok();
+    let signal = controller.as_ref().map(AbortController::signal);
+    match transport::within(limit_ms, exchange(signal)).await {
+        Some(outcome) => outcome,
+        None => {
+            if let Some(controller) = controller {
+                controller.abort();
+            }
+            Err(TransportError::TimedOut {
+                url: url.to_owned(),
+                after_ms: limit_ms,
+            }
+            .into())
+        }
+    }
+}
 
 /// Sends `request` to `url` (a network or CORS failure is a [`ClientError::Transport`]).
 pub async fn send(

@@ -4,16 +4,25 @@
 //! routes every message of a POST's SSE stream or of the session's GET stream; this module
 //! sends what it builds, keeps the GET stream open, and shows what it reports.
 //!
-//! One policy lives here because it concerns the UI's cards: an answer whose server request
-//! died with the server (a restart) is kept, and when the re-run call asks the same
-//! question on the new session, that answer is sent at once (through the machine).
+//! Which session and call each card belongs to, and so where its answer may go, the
+//! core's [`Elicitations`] decides: an answer is only sent on the session its card came
+//! on; one whose server request died with the server (a restart) is kept, and when the
+//! re-run of the same call asks the same question on the new session, it is sent at once.
+//! When that resend fails, or the re-run never asks, the card says so in words
+//! ([`ClientEvent::AnswerFailed`]) and keeps the answer for Submit.
+//!
+//! Every POST nobody streams from (answers, replays, automatic replies) is bounded by
+//! [`exchange::ANSWER_POST_TIMEOUT_MS`]; automatic replies are paced by the core's
+//! [`AutomaticReplies`], the host's sampling handler by [`MAX_SAMPLING_IN_FLIGHT`].
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use mcp_elicit::driver::http::failure_from_http;
-use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession as Machine};
+use mcp_elicit::driver::legacy::{
+    AnswerPlan, Arrival, AutomaticReplies, Elicitations, LegacyConfig, LegacyEvent,
+    LegacySession as Machine, Offered, Reconnect, RunId,
+};
 use mcp_elicit::driver::{DriverError, HttpRequest};
 use mcp_elicit::sse::SseError;
 use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
@@ -23,36 +32,22 @@ use serde_json::{Map, Value};
 use web_sys::AbortController;
 
 use super::config::{ClientConfig, SamplingHandler};
-use super::events::{ClientError, ClientEvent, EventSink};
-use super::exchange::{self, Messages};
+use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
+use super::exchange::{self, Messages, ANSWER_POST_TIMEOUT_MS};
 use super::resume::Resumption;
 use crate::transport::{sleep, RawResponse, TransportError};
 
-/// First and longest wait before reopening a dropped GET stream.
-const GET_RETRY_FIRST_MS: u32 = 1_000;
-const GET_RETRY_MAX_MS: u32 = 30_000;
+/// Sampling requests the host's handler works on at once at most. Each is a call to an
+/// LLM the host pays for; a server asking more at once is refused with a JSON-RPC error
+/// saying so (and a notice), and may ask again once one is answered.
+pub const MAX_SAMPLING_IN_FLIGHT: usize = 4;
 
 /// Prefix of the keys (and routing ids) of URL elicitations that came in a -32042 error
 /// (they have no JSON-RPC id to answer: the user just opens them, then retries the call).
 /// The routing id of a server request starts with the session's handshake count
-/// ([`route_of`]), never with this prefix, so a server cannot make its request pass for
+/// ([`mcp_elicit::driver::legacy::route_of`]), never with this prefix, so a server cannot make its request pass for
 /// one of these.
 pub const URL_REQUIRED_KEY_PREFIX: &str = "url-required:";
-
-/// A server request shown in the UI.
-struct PendingRequest {
-    id: RequestId,
-    params: ElicitRequestParams,
-}
-
-/// An answer to re-deliver when the same question comes again on a new session.
-struct ReplayAnswer {
-    /// The routing id of the card that holds the answer (it goes once the answer is
-    /// delivered).
-    id: String,
-    params: ElicitRequestParams,
-    result: ElicitResult,
-}
 
 /// A legacy session. Cheap to clone; all clones share the session.
 #[derive(Clone)]
@@ -65,10 +60,12 @@ struct Inner {
     sink: EventSink,
     sampling: Option<SamplingHandler>,
     machine: RefCell<Machine>,
-    /// Server requests waiting for the user, by routing id ([`route_of`]).
-    pending: RefCell<HashMap<String, PendingRequest>>,
-    /// Answers whose server request was lost with the session (server restart).
-    replay: RefCell<Vec<ReplayAnswer>>,
+    /// The cards: which session and call each belongs to, answers kept for re-runs.
+    book: RefCell<Elicitations>,
+    /// Pings, roots answers and refusals owed to the server, paced.
+    replies: RefCell<AutomaticReplies>,
+    /// Sampling requests the host's handler is working on.
+    sampling_in_flight: Cell<usize>,
     /// Aborts the GET stream on disconnect.
     get_stream: RefCell<Option<AbortController>>,
     closed: Cell<bool>,
@@ -95,8 +92,9 @@ impl LegacySession {
                 sink,
                 sampling: config.sampling,
                 machine: RefCell::new(machine),
-                pending: RefCell::new(HashMap::new()),
-                replay: RefCell::new(Vec::new()),
+                book: RefCell::new(Elicitations::new(MAX_PENDING_CARDS)),
+                replies: RefCell::new(AutomaticReplies::default()),
+                sampling_in_flight: Cell::new(0),
                 get_stream: RefCell::new(None),
                 closed: Cell::new(false),
                 url_required_cards: Cell::new(0),
@@ -162,7 +160,9 @@ impl LegacySession {
                 LegacyEvent::Failed { id: got, error } if got.is_none() || got == id => {
                     return Err(error.into())
                 }
-                other => self.route(other),
+                // Before the handshake ends no card can be answered: the epoch it would
+                // belong to does not exist yet, so it counts as the one to come.
+                other => self.route(other, None, self.inner.epoch.get().wrapping_add(1)),
             }
         }
         Err(DriverError::NoResponse.into())
@@ -207,10 +207,49 @@ impl LegacySession {
         params: Map<String, Value>,
     ) -> Result<Box<RawValue>, ClientError> {
         let params = Value::Object(params);
+        // This run may replay the answers kept for an earlier run of the same call; those
+        // kept for other calls expire now, and those it never gets to replay when it ends
+        // (their cards say so).
+        let (run, expired) = self
+            .inner
+            .book
+            .borrow_mut()
+            .start_run(method, Some(&params));
+        self.say_expired(
+            expired,
+            "The server restarted and lost the request this answer was for, and another \
+             call was made before that call was made again, so your answer was not sent.",
+        );
+        let outcome = self.request_in_run(method, &params, run).await;
+        let expired = self.inner.book.borrow_mut().finish_run(run);
+        self.say_expired(
+            expired,
+            "The server restarted and lost the request this answer was for; the call was \
+             made again, but the server did not ask this again, so your answer was not sent.",
+        );
+        outcome
+    }
+
+    /// Tells each card in `ids` that its kept answer expired, and why (`why`).
+    fn say_expired(&self, ids: Vec<String>, why: &str) {
+        for id in ids {
+            (self.inner.sink)(ClientEvent::AnswerFailed {
+                id,
+                reason: format!("{why} Submit keeps it for the next time the call is made."),
+            });
+        }
+    }
+
+    async fn request_in_run(
+        &self,
+        method: &str,
+        params: &Value,
+        run: RunId,
+    ) -> Result<Box<RawValue>, ClientError> {
         // A renewal under way (another request met the expired session) ends first.
         drop(self.inner.renewal.lock().await);
         let epoch = self.inner.epoch.get();
-        match self.request_once(method, &params).await {
+        match self.request_once(method, params, run).await {
             Err(ClientError::Driver(DriverError::SessionExpired)) => {
                 if self.renew(epoch).await? {
                     (self.inner.sink)(ClientEvent::Notice(
@@ -219,7 +258,7 @@ impl LegacySession {
                             .into(),
                     ));
                 }
-                self.request_once(method, &params).await
+                self.request_once(method, params, run).await
             }
             other => other,
         }
@@ -241,7 +280,10 @@ impl LegacySession {
         &self,
         method: &str,
         params: &Value,
+        run: RunId,
     ) -> Result<Box<RawValue>, ClientError> {
+        // The session this request is sent on: what its stream carries belongs to it.
+        let epoch = self.inner.epoch.get();
         let (id, request) = self
             .inner
             .machine
@@ -274,11 +316,17 @@ impl LegacySession {
                 LegacyEvent::Response {
                     id: got, result, ..
                 } if got == id => return Ok(result),
-                LegacyEvent::Failed { id: got, error } if got.as_ref().is_none_or(|g| g == &id) => {
+                // Only an error that names this request ends it: one without an id (or a
+                // message that cannot be read) may be about anything, and a stream that
+                // really failed ends without our answer anyway.
+                LegacyEvent::Failed {
+                    id: Some(got),
+                    error,
+                } if got == id => {
                     self.show_required_urls(&error);
                     return Err(error.into());
                 }
-                other => self.route(other),
+                other => self.route(other, Some(run), epoch),
             }
         }
     }
@@ -322,16 +370,21 @@ impl LegacySession {
         }
     }
 
-    /// Acts on what the machine made of a message that is not the answer we wait for.
-    fn route(&self, event: LegacyEvent) {
+    /// Acts on what the machine made of a message that is not the answer we wait for,
+    /// carried by the stream of `run` (none for the GET stream) on the session of
+    /// handshake `epoch`.
+    fn route(&self, event: LegacyEvent, run: Option<RunId>, epoch: u64) {
         match event {
-            LegacyEvent::Elicit { id, params } => self.elicit(id, params),
+            LegacyEvent::Elicit { id, params } => self.elicit(id, params, run, epoch),
             LegacyEvent::Sampling { id, params } => self.sample(id, params),
             LegacyEvent::ElicitationComplete { elicitation_id } => {
                 (self.inner.sink)(ClientEvent::Completed { elicitation_id })
             }
             // Pings, roots, refusals: the machine wrote the answer; nobody waits on it.
-            LegacyEvent::Reply { request, .. } => self.post_in_background(request, None),
+            LegacyEvent::Reply { request, ping, .. } => self.reply(request, ping),
+            LegacyEvent::Failed { id: None, error } => (self.inner.sink)(ClientEvent::Notice(
+                format!("The server sent a message this client could not use: {error}"),
+            )),
             LegacyEvent::Response { .. }
             | LegacyEvent::Failed { .. }
             | LegacyEvent::Initialized { .. }
@@ -340,52 +393,74 @@ impl LegacySession {
         }
     }
 
-    /// A server `elicitation/create`: answered at once if it repeats a question whose
-    /// answer was lost with the old session, else shown to the user.
-    fn elicit(&self, id: RequestId, params: ElicitRequestParams) {
-        let replayed = {
-            let mut replay = self.inner.replay.borrow_mut();
-            replay
-                .iter()
-                .position(|r| r.params == params)
-                .map(|at| replay.remove(at))
-        };
-        if let Some(ReplayAnswer {
-            id: card, result, ..
-        }) = replayed
-        {
-            let answer = self.inner.machine.borrow().answer_elicitation(&id, &result);
-            if let Ok(request) = answer {
-                self.post_in_background(request, Some(card));
-            }
-            return;
-        }
-        let route = route_of(self.inner.epoch.get(), &id);
+    /// A server `elicitation/create`: shown to the user, or answered at once when the
+    /// re-run of a call repeats a question whose answer was kept for it, or refused.
+    fn elicit(&self, id: RequestId, params: ElicitRequestParams, run: Option<RunId>, epoch: u64) {
         let key = key_of(&id);
-        self.inner.pending.borrow_mut().insert(
-            route.clone(),
-            PendingRequest {
-                id,
-                params: params.clone(),
-            },
-        );
-        (self.inner.sink)(ClientEvent::Elicit {
-            id: route,
-            key,
-            params,
-        });
+        let arrival = self
+            .inner
+            .book
+            .borrow_mut()
+            .arrive(epoch, id.clone(), params.clone(), run);
+        match arrival {
+            Arrival::Show { route } => (self.inner.sink)(ClientEvent::Elicit {
+                id: route,
+                key,
+                params,
+            }),
+            Arrival::Replay { route, answer } => {
+                let request = self.inner.machine.borrow().answer_elicitation(&id, &answer);
+                match request {
+                    Ok(request) => self.replay(route, request),
+                    Err(err) => (self.inner.sink)(ClientEvent::AnswerFailed {
+                        id: route,
+                        reason: ClientError::from(err).to_string(),
+                    }),
+                }
+            }
+            Arrival::Refuse { why } => {
+                let refusal = self.inner.machine.borrow().refuse_elicitation(&id, &why);
+                if let Ok(request) = refusal {
+                    self.reply(request, false);
+                }
+                (self.inner.sink)(ClientEvent::CardsRefused);
+            }
+            Arrival::Duplicate => (self.inner.sink)(ClientEvent::Notice(format!(
+                "The server asked again under the id {key} while its earlier request with \
+                 that id is still waiting; the second request was ignored."
+            ))),
+        }
     }
 
     /// A server `sampling/createMessage` (the machine surfaces it only when sampling was
     /// declared): the host's handler answers in the background, or its failure is sent back
-    /// as the JSON-RPC error, so the server's tool sees why.
+    /// as the JSON-RPC error, so the server's tool sees why. Beyond
+    /// [`MAX_SAMPLING_IN_FLIGHT`] at once it is refused without asking the handler.
     fn sample(&self, id: RequestId, params: Value) {
+        let busy = self.inner.sampling_in_flight.get();
+        if busy >= MAX_SAMPLING_IN_FLIGHT {
+            let why = format!(
+                "This client is already answering {MAX_SAMPLING_IN_FLIGHT} sampling requests, \
+                 the most it runs at once; ask again when one is answered."
+            );
+            let refusal = self.inner.machine.borrow().refuse_sampling(&id, &why);
+            if let Ok(request) = refusal {
+                self.reply(request, false);
+            }
+            (self.inner.sink)(ClientEvent::Notice(format!(
+                "A sampling request of the server was refused: {why}"
+            )));
+            return;
+        }
+        self.inner.sampling_in_flight.set(busy + 1);
         let session = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let outcome = match &session.inner.sampling {
                 Some(handler) => handler.sample(params).await,
                 None => Err("this client has no sampling handler".into()),
             };
+            let left = session.inner.sampling_in_flight.get().saturating_sub(1);
+            session.inner.sampling_in_flight.set(left);
             let reply = {
                 let machine = session.inner.machine.borrow();
                 match &outcome {
@@ -397,70 +472,130 @@ impl LegacySession {
                 (session.inner.sink)(ClientEvent::Notice(ClientError::Sampling(why).to_string()));
             }
             if let Ok(request) = reply {
-                session.post_in_background(request, None);
+                session.reply(request, false);
             }
         });
     }
 
-    /// POSTs an answer nobody waits on; when it holds the card `answered`'s answer, the
-    /// card goes once the server took it.
-    fn post_in_background(&self, request: HttpRequest, answered: Option<String>) {
+    /// POSTs `request` within [`ANSWER_POST_TIMEOUT_MS`] and hands its status to the
+    /// machine: `Ok(None)` once the server took it, `Ok(Some(err))` for a failure status
+    /// (`SessionExpired` for a forgotten session), `Err` when the exchange itself failed or
+    /// took too long.
+    async fn post(&self, request: &HttpRequest) -> Result<Option<ClientError>, ClientError> {
+        let url = self.inner.url.as_str();
+        exchange::bounded(url, ANSWER_POST_TIMEOUT_MS, |signal| async move {
+            let mut response = exchange::send(url, request, signal.as_ref()).await?;
+            self.status_failure(None, &mut response).await
+        })
+        .await
+    }
+
+    /// An automatic reply (nobody waits on it), paced by the core's [`AutomaticReplies`]:
+    /// a few POSTs at once, more queued, a flood beyond the queue dropped and said once.
+    fn reply(&self, request: HttpRequest, ping: bool) {
+        let offered = self.inner.replies.borrow_mut().offer(request, ping);
+        match offered {
+            Offered::Send(request) => {
+                let session = self.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let mut next = Some(request);
+                    while let Some(request) = next {
+                        let _ = session.post(&request).await;
+                        next = session.inner.replies.borrow_mut().sent();
+                    }
+                });
+            }
+            Offered::Queued => {}
+            Offered::Dropped { first: true } => (self.inner.sink)(ClientEvent::Notice(
+                "The server is sending requests faster than it takes the answers; some \
+                 automatic answers (e.g. to pings) were not sent."
+                    .into(),
+            )),
+            Offered::Dropped { first: false } => {}
+        }
+    }
+
+    /// Re-sends the answer kept for the card `card` to the re-run's request: the card goes
+    /// once the server took it; otherwise it says why and keeps the answer (the card is
+    /// bound to the new request, so Submit resends there).
+    fn replay(&self, card: String, request: HttpRequest) {
         let session = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let delivered = session
-                .send(&request)
-                .await
-                .is_ok_and(|r| exchange::is_success(r.status));
-            if let (true, Some(id)) = (delivered, answered) {
-                (session.inner.sink)(ClientEvent::Answered { id });
+            match session.post(&request).await {
+                Ok(None) => {
+                    session.inner.book.borrow_mut().delivered(&card);
+                    (session.inner.sink)(ClientEvent::Answered { id: card });
+                }
+                Ok(Some(err)) | Err(err) => (session.inner.sink)(ClientEvent::AnswerFailed {
+                    id: card,
+                    reason: format!(
+                        "The call was made again, but resending your answer failed: {err} \
+                         Submit sends it again."
+                    ),
+                }),
             }
         });
     }
 
-    /// POSTs the user's answer to the server request routed as `id`. On failure the request
-    /// stays pending so the user can resend.
+    /// Tells the card `evicted` its kept answer was dropped to make room for newer ones.
+    fn say_evicted(&self, evicted: Option<String>) {
+        if let Some(id) = evicted {
+            (self.inner.sink)(ClientEvent::AnswerFailed {
+                id,
+                reason: "Too many answers were waiting for their calls to be made again; \
+                         this one was dropped. Submit keeps it again."
+                    .into(),
+            });
+        }
+    }
+
+    /// POSTs the user's answer to the server request routed as `id`, on the session that
+    /// request came on only. On failure the request stays pending so the user can resend.
+    /// A request lost with its session (a restart) gets nothing sent: its answer is kept
+    /// for the re-run of its call, and the error is [`ClientError::RequestLost`].
     pub async fn answer(&self, id: &str, result: ElicitResult) -> Result<(), ClientError> {
         if id.starts_with(URL_REQUIRED_KEY_PREFIX) {
             // Nothing to send: the server learns of it when the URL flow completes.
             (self.inner.sink)(ClientEvent::Answered { id: id.to_owned() });
             return Ok(());
         }
-        let request_id = self
-            .inner
-            .pending
-            .borrow()
-            .get(id)
-            .map(|p| p.id.clone())
-            .ok_or_else(|| ClientError::UnknownElicitation(id.to_owned()))?;
+        let epoch = self.inner.epoch.get();
+        let plan = self.inner.book.borrow_mut().plan_answer(id, epoch, &result);
+        let request_id = match plan {
+            AnswerPlan::Send { id } => id,
+            AnswerPlan::Lost { evicted } => {
+                self.say_evicted(evicted);
+                return Err(ClientError::RequestLost);
+            }
+            AnswerPlan::Gone => return Err(request_gone()),
+            AnswerPlan::Unknown => return Err(ClientError::UnknownElicitation(id.to_owned())),
+        };
         let request = self
             .inner
             .machine
             .borrow()
             .answer_elicitation(&request_id, &result)?;
-        let epoch = self.inner.epoch.get();
-        let mut response = self.send(&request).await?;
-        match self.status_failure(None, &mut response).await? {
+        match self.post(&request).await? {
             None => {
-                self.inner.pending.borrow_mut().remove(id);
+                self.inner.book.borrow_mut().delivered(id);
                 (self.inner.sink)(ClientEvent::Answered { id: id.to_owned() });
                 Ok(())
             }
             Some(ClientError::Driver(DriverError::SessionExpired)) => {
                 // The server restarted: its request is gone. Keep the answer for the same
-                // question on a new session; the caller re-runs the call.
+                // question of the re-run of its call, on a new session.
                 self.renew(epoch).await?;
-                let lost = self.inner.pending.borrow_mut().remove(id);
-                let Some(lost) = lost else {
-                    return Err(ClientError::UnknownElicitation(id.to_owned()));
-                };
-                self.inner.replay.borrow_mut().push(ReplayAnswer {
-                    id: id.to_owned(),
-                    params: lost.params,
-                    result,
-                });
+                let plan = self.inner.book.borrow_mut().lost(id, &result);
+                match plan {
+                    AnswerPlan::Lost { evicted } => self.say_evicted(evicted),
+                    AnswerPlan::Gone => return Err(request_gone()),
+                    AnswerPlan::Send { .. } | AnswerPlan::Unknown => {
+                        return Err(ClientError::UnknownElicitation(id.to_owned()))
+                    }
+                }
                 (self.inner.sink)(ClientEvent::Notice(
                     "The server had forgotten the session (it restarted); connected again \
-                     with a new session, and the call is re-run with your answer."
+                     with a new session. Your answer is kept for when the call is made again."
                         .into(),
                 ));
                 Err(ClientError::RequestLost)
@@ -470,7 +605,9 @@ impl LegacySession {
     }
 
     /// Keeps the GET stream open in the background, reopening it after a polite delay when
-    /// it drops, until the session closes or the server offers none (405).
+    /// it drops (the core's [`Reconnect`]: the server's `retry:`, floored, backing off
+    /// while streams bring nothing), until the session closes or the server offers none
+    /// (405).
     fn open_get_stream(&self) {
         self.stop_get_stream();
         let controller = match AbortController::new() {
@@ -480,8 +617,11 @@ impl LegacySession {
         let signal = controller.signal();
         *self.inner.get_stream.borrow_mut() = Some(controller);
         let session = self.clone();
+        // The session the stream belongs to: the requests it carries are that session's.
+        let epoch = self.inner.epoch.get();
         wasm_bindgen_futures::spawn_local(async move {
-            let mut delay = GET_RETRY_FIRST_MS;
+            let mut pace = Reconnect::default();
+            let mut retry_ms: Option<u64> = None;
             // Resumes a reopened stream where it broke (a server with an event store replays
             // what we missed, e.g. a completion; others ignore the header).
             let mut last_event_id: Option<String> = None;
@@ -495,6 +635,7 @@ impl LegacySession {
                     .borrow()
                     .get_stream_request(last_event_id.as_deref());
                 let Ok(request) = request else { return };
+                let mut carried = false;
                 match exchange::send(&session.inner.url, &request, Some(&signal)).await {
                     Err(ClientError::Transport(TransportError::Aborted)) => return,
                     Err(_) => {}
@@ -503,18 +644,17 @@ impl LegacySession {
                     // session (a card's answer must learn its request was lost).
                     Ok(response) if matches!(response.status, 404 | 405) => return,
                     Ok(response) if exchange::is_success(response.status) => {
-                        delay = GET_RETRY_FIRST_MS;
                         let mut messages = Messages::new(response);
                         while let Ok(Some(text)) = messages.next().await {
+                            carried = true;
                             let event = session.inner.machine.borrow_mut().on_message(&text);
-                            session.route(event);
+                            session.route(event, None, epoch);
                         }
                         if let Some(id) = messages.last_event_id() {
                             last_event_id = Some(id.to_owned());
                         }
                         if let Some(retry) = messages.retry_ms() {
-                            let retry = u32::try_from(retry).unwrap_or(GET_RETRY_MAX_MS);
-                            delay = retry.clamp(100, GET_RETRY_MAX_MS);
+                            retry_ms = Some(retry);
                         }
                     }
                     Ok(_) => {}
@@ -522,8 +662,7 @@ impl LegacySession {
                 if signal.aborted() {
                     return;
                 }
-                sleep(delay).await;
-                delay = delay.saturating_mul(2).min(GET_RETRY_MAX_MS);
+                sleep(pace.next_delay_ms(carried, retry_ms)).await;
             }
         });
     }
@@ -538,7 +677,7 @@ impl LegacySession {
     pub async fn close(&self) {
         self.inner.closed.set(true);
         self.stop_get_stream();
-        self.inner.pending.borrow_mut().clear();
+        self.inner.book.borrow_mut().clear();
         let request = self.inner.machine.borrow_mut().close_request();
         if let Some(request) = request {
             let _ = self.send(&request).await;
@@ -566,15 +705,14 @@ fn resumable(ended: &Result<Option<String>, ClientError>) -> bool {
     )
 }
 
-/// The routing id of a server request: the handshake count of its session (a restarted
-/// server numbers its requests from 0 again) and its JSON-RPC id as JSON (`1`, `"1"`, so
-/// ids that show the same, [`key_of`], stay apart).
-fn route_of(epoch: u64, id: &RequestId) -> String {
-    let id = match id {
-        RequestId::Number(n) => n.to_string(),
-        RequestId::String(s) => Value::String(s.clone()).to_string(),
-    };
-    format!("{epoch}/{id}")
+/// The error for an answer to a card whose session is gone and that no call can ask again
+/// (it came on the GET stream).
+fn request_gone() -> ClientError {
+    ClientError::Refused(
+        "The server restarted and lost this request; it came outside any call, so nothing \
+         will ask it again, and your answer was not sent."
+            .into(),
+    )
 }
 
 /// The UI key of a server request: its JSON-RPC id as text (`1`, or the string itself).

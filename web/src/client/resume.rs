@@ -7,15 +7,17 @@
 //! ends the request as before. Like the SDK's client, an orderly end keeps resuming; the
 //! bound counts resumptions in a row that brought nothing new, so a server that closes
 //! every stream at once cannot keep a call spinning.
+//!
+//! The wait before each resumption is the server's `retry:` within the bounds every
+//! reconnect of this client keeps ([`reconnect_delay_ms`]: floored, so `retry: 0` cannot
+//! spin, and capped).
+
+use mcp_elicit::driver::legacy::reconnect_delay_ms;
 
 use super::exchange::Messages;
 
 /// Resumptions in a row that brought no new event before the request is given up.
 const MAX_IDLE_RESUMES: u32 = 10;
-/// Wait before resuming when the server named none (`retry:`); the SDK client's default.
-const DEFAULT_DELAY_MS: u64 = 1_000;
-/// Longest wait a server may ask for.
-const MAX_DELAY_MS: u64 = 30_000;
 
 /// What the request's streams told us so far.
 #[derive(Debug, Default)]
@@ -47,7 +49,6 @@ impl Resumption {
             return None;
         }
         self.idle += 1;
-        let delay = self.retry_ms.unwrap_or(DEFAULT_DELAY_MS).min(MAX_DELAY_MS);
-        Some((last, u32::try_from(delay).unwrap_or(u32::MAX)))
+        Some((last, reconnect_delay_ms(self.retry_ms)))
     }
 }

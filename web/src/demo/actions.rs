@@ -208,10 +208,10 @@ pub fn answer(state: AppState, key: String, result: ElicitResult, status: RwSign
         match connection.answer(&key, result).await {
             Ok(()) => status.set(SendStatus::Sent),
             Err(ClientError::RequestLost) => {
-                // The session kept the answer and gives it to the same question when the
-                // call is made again: the card says so in words (it must not stay at
-                // "sending"); the resend's outcome retires it or says why not.
-                status.set(SendStatus::Failed(ClientError::RequestLost.to_string()));
+                // The session kept the answer for the same question when the call is made
+                // again, which happens now: the card stays "sending" until the session
+                // says how that went (delivered: it goes; not: it says why in words).
+                status.set(SendStatus::Sending);
                 if let Some(request) = state.last_call.get_untracked() {
                     run(state, request);
                 }

@@ -18,6 +18,10 @@ pub enum TransportError {
     Malformed { detail: String },
     /// The request was cancelled by us (disconnect, page teardown).
     Aborted,
+    /// The server did not finish answering within `after_ms` (see
+    /// `client::exchange::ANSWER_POST_TIMEOUT_MS`); the request was aborted. Whether the
+    /// server acted on it is unknown.
+    TimedOut { url: String, after_ms: u32 },
     /// The browser refused to make the request at all (a header value it cannot send,
     /// a body it cannot take).
     Unsendable { detail: String },
@@ -47,6 +51,12 @@ impl fmt::Display for TransportError {
                 write!(f, "The server sent something this client cannot understand: {detail}.")
             }
             TransportError::Aborted => write!(f, "The request was cancelled."),
+            TransportError::TimedOut { url, after_ms } => write!(
+                f,
+                "The server at {url} did not answer within {} seconds, so the request was \
+                 given up.",
+                after_ms / 1000
+            ),
             TransportError::Unsendable { detail } => {
                 write!(f, "The browser could not send the request: {detail}.")
             }

@@ -17,4 +17,4 @@ pub use body::ByteStream;
 pub use error::TransportError;
 pub use http::{send_request, RawResponse};
 pub use probe::{origin_of, page_origin};
-pub use timer::sleep;
+pub use timer::{sleep, within};

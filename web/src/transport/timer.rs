@@ -1,5 +1,9 @@
-//! A `setTimeout` future, for the modern era's back-off and the GET stream's reconnect delay.
+//! A `setTimeout` future, for the modern era's back-off and the GET stream's reconnect delay,
+//! and a bound on how long any future may take ([`within`]).
 
+use std::future::Future;
+
+use futures::future::{select, Either};
 use js_sys::Promise;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
@@ -17,4 +21,17 @@ pub async fn sleep(ms: u32) {
         }
     });
     let _ = JsFuture::from(promise).await;
+}
+
+/// `work`'s output, or `None` when it has not finished after `ms` milliseconds (it is then
+/// dropped: whatever it owned, e.g. a response body, is released). To stop a `fetch` on the
+/// wire too, give it an `AbortSignal` and abort on `None` (the client's
+/// `exchange::bounded` does both, for the POSTs of either era).
+pub async fn within<F: Future>(ms: u32, work: F) -> Option<F::Output> {
+    let timer = sleep(ms);
+    futures::pin_mut!(work, timer);
+    match select(work, timer).await {
+        Either::Left((output, _)) => Some(output),
+        Either::Right(((), _)) => None,
+    }
 }

@@ -1,0 +1,248 @@
+//! The legacy session against a server that restarts (wasm-bindgen-test in Chromium): a
+//! fake Streamable HTTP server stands in for `window.fetch`, numbers its requests from 0
+//! again after a "restart" (as a fresh SDK server does), and logs every POST. What must
+//! hold: a card of the old session is never answered on the new one (its id there is
+//! another question); a kept answer goes only to the re-run of its own call; a failed
+//! resend is said on the card, never reported as sent.
+
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Function, Reflect};
+use mcp_elicit::wire::ElicitResult;
+use mcp_elicit_web::client::{
+    ClientConfig, ClientError, ClientEvent, EventSink, LegacySession, ProtocolChoice,
+};
+use serde_json::{json, Map, Value};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The fake server: `window.fetch` replaced; `window.__fake` is its control and log.
+/// Each `tools/call` gets an SSE stream that asks one question (message `Q {q}`, `q` the
+/// call's argument) under the next server id, and stays open. Answers are taken (202), or refused with 503
+/// while `failAnswers` is set. `restart()` forgets the session and the ids.
+const FAKE_SERVER: &str = r#"
+const fake = { session: 1, nextId: 0, failAnswers: false, posts: [], streams: [] };
+fake.restart = () => {
+  fake.session += 1; fake.nextId = 0;
+  for (const c of fake.streams) { try { c.error(new TypeError('server went away')); } catch (e) {} }
+  fake.streams = [];
+};
+const enc = new TextEncoder();
+const sse = (m) => enc.encode('event: message\ndata: ' + JSON.stringify(m) + '\n\n');
+window.__fake = fake;
+window.fetch = async (request) => {
+  const sid = request.headers.get('mcp-session-id');
+  if (request.method === 'GET') return new Response(null, { status: 405 });
+  if (request.method === 'DELETE') return new Response(null, { status: 200 });
+  const msg = JSON.parse(await request.text());
+  fake.posts.push({ session: sid, msg });
+  if (msg.method === 'initialize') {
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: {
+      protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'fake', version: '1' } } }),
+      { status: 200, headers: { 'content-type': 'application/json', 'mcp-session-id': 's' + fake.session } });
+  }
+  if (sid !== 's' + fake.session) {
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Session not found' } }),
+      { status: 404, headers: { 'content-type': 'application/json' } });
+  }
+  if (!('method' in msg)) {
+    return new Response(null, { status: fake.failAnswers ? 503 : 202 });
+  }
+  if (msg.method !== 'tools/call') return new Response(null, { status: 202 });
+  const id = fake.nextId++;
+  const params = { message: 'Q ' + msg.params.arguments.q,
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } };
+  const body = new ReadableStream({ start(c) {
+    fake.streams.push(c);
+    c.enqueue(sse({ jsonrpc: '2.0', id, method: 'elicitation/create', params }));
+  } });
+  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+};
+"#;
+
+fn install_fake_server() {
+    Function::new_no_args(FAKE_SERVER)
+        .call0(&JsValue::NULL)
+        .expect("the fake server installs");
+}
+
+fn fake() -> JsValue {
+    Reflect::get(&js_sys::global(), &"__fake".into()).expect("the fake server")
+}
+
+fn restart() {
+    let restart = Reflect::get(&fake(), &"restart".into()).expect("restart");
+    Function::from(restart)
+        .call0(&fake())
+        .expect("the fake server restarts");
+}
+
+fn fail_answers(fail: bool) {
+    Reflect::set(&fake(), &"failAnswers".into(), &fail.into()).expect("set");
+}
+
+/// The answers (JSON-RPC responses) POSTed so far: (session header, message).
+fn answers_posted() -> Vec<(Option<String>, Value)> {
+    let posts = Reflect::get(&fake(), &"posts".into()).expect("posts");
+    let text = js_sys::JSON::stringify(&posts)
+        .ok()
+        .and_then(|s| s.as_string())
+        .expect("posts as JSON");
+    let posts: Vec<Value> = serde_json::from_str(&text).expect("posts parse");
+    posts
+        .into_iter()
+        .filter(|p| p["msg"].get("method").is_none())
+        .map(|p| (p["session"].as_str().map(str::to_owned), p["msg"].clone()))
+        .collect()
+}
+
+/// Lets the spawned tasks and the fake server's promises run.
+async fn settle() {
+    mcp_elicit_web::transport::sleep(50).await;
+}
+
+#[derive(Default)]
+struct Seen {
+    /// Cards shown: (routing id, message).
+    cards: Vec<(String, String)>,
+    answered: Vec<String>,
+    failed: Vec<(String, String)>,
+}
+
+async fn connect() -> (LegacySession, Rc<RefCell<Seen>>) {
+    install_fake_server();
+    let seen = Rc::new(RefCell::new(Seen::default()));
+    let log = seen.clone();
+    let sink: EventSink = Rc::new(move |event| match event {
+        ClientEvent::Elicit { id, params, .. } => log
+            .borrow_mut()
+            .cards
+            .push((id, params.message().to_owned())),
+        ClientEvent::Answered { id } => log.borrow_mut().answered.push(id),
+        ClientEvent::AnswerFailed { id, reason } => log.borrow_mut().failed.push((id, reason)),
+        _ => {}
+    });
+    let config = ClientConfig::new("http://fake.invalid/mcp", ProtocolChoice::Legacy);
+    let session = LegacySession::connect(config, sink)
+        .await
+        .expect("connects to the fake server");
+    (session, seen)
+}
+
+/// Starts `tools/call` of `name` in the background; the server asks `Q {question}`.
+fn call(session: &LegacySession, name: &str, question: &str) {
+    let session = session.clone();
+    let mut params = Map::new();
+    params.insert("name".into(), json!(name));
+    params.insert("arguments".into(), json!({ "q": question }));
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = session.request("tools/call", params).await;
+    });
+}
+
+fn card_of(seen: &Rc<RefCell<Seen>>, message: &str) -> String {
+    let seen = seen.borrow();
+    let cards: Vec<&String> = seen
+        .cards
+        .iter()
+        .filter(|(_, m)| m == message)
+        .map(|(id, _)| id)
+        .collect();
+    match cards.last() {
+        Some(id) => (*id).clone(),
+        None => panic!("no card {message:?} among {:?}", seen.cards),
+    }
+}
+
+fn yes() -> ElicitResult {
+    let mut content = Map::new();
+    content.insert("ok".into(), json!(true));
+    ElicitResult::accept(Some(content))
+}
+
+/// Finding: after a restart, once another request renewed the session, answering a card
+/// of the old session POSTed its old id on the new one, where it answered another question.
+#[wasm_bindgen_test]
+async fn a_card_of_the_old_session_is_not_answered_on_the_new_one() {
+    let (session, seen) = connect().await;
+    call(&session, "a", "a");
+    call(&session, "b", "b");
+    settle().await;
+    let a = card_of(&seen, "Q a");
+    card_of(&seen, "Q b");
+    restart();
+    settle().await;
+    // Another call renews the session; the new server asks it under id 0 again.
+    call(&session, "c", "c");
+    settle().await;
+    card_of(&seen, "Q c");
+    let outcome = session.answer(&a, yes()).await;
+    assert_eq!(outcome, Err(ClientError::RequestLost));
+    assert_eq!(answers_posted(), vec![], "nothing is sent across sessions");
+}
+
+/// Finding: a kept answer went to any later identical question, from any call; and a
+/// failed resend left the card saying "Answer sent.".
+#[wasm_bindgen_test]
+async fn a_kept_answer_goes_only_to_the_rerun_of_its_call_and_a_failed_resend_is_said() {
+    let (session, seen) = connect().await;
+    call(&session, "a", "a");
+    settle().await;
+    let a = card_of(&seen, "Q a");
+    restart();
+    settle().await;
+    // The answer meets the forgotten session: kept for the re-run of call "a".
+    assert_eq!(
+        session.answer(&a, yes()).await,
+        Err(ClientError::RequestLost)
+    );
+    settle().await;
+    // The re-run of "a" asks the same question; its resend fails (503).
+    fail_answers(true);
+    call(&session, "a", "a");
+    settle().await;
+    assert_eq!(seen.borrow().answered, Vec::<String>::new(), "not sent");
+    let failed = seen.borrow().failed.clone();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].0, a, "the card says so");
+    // Submit resends, to the re-run's request, on the current session.
+    fail_answers(false);
+    session.answer(&a, yes()).await.expect("delivered");
+    let posted = answers_posted();
+    let last = posted.last().expect("an answer");
+    assert_eq!(last.0.as_deref(), Some("s2"));
+    assert_eq!(last.1["id"], json!(0));
+    assert_eq!(last.1["result"]["content"]["ok"], json!(true));
+}
+
+#[wasm_bindgen_test]
+async fn a_kept_answer_is_not_replayed_into_another_calls_identical_question() {
+    let (session, seen) = connect().await;
+    call(&session, "a", "same");
+    settle().await;
+    let a = card_of(&seen, "Q same");
+    restart();
+    settle().await;
+    assert_eq!(
+        session.answer(&a, yes()).await,
+        Err(ClientError::RequestLost)
+    );
+    settle().await;
+    let before = answers_posted().len();
+    // Another call asks the very same question: it gets a card of its own.
+    call(&session, "b", "same");
+    settle().await;
+    assert_eq!(answers_posted().len(), before, "nothing replayed into it");
+    assert!(seen.borrow().answered.is_empty());
+    assert_ne!(card_of(&seen, "Q same"), a, "a new card");
+    // The kept answer waited for its own call; another came first, so the card is told.
+    let failed = seen.borrow().failed.clone();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].0, a);
+    assert!(failed[0].1.contains("not sent"), "{}", failed[0].1);
+}
