@@ -27,11 +27,12 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// roots-only round or a sampling-only round (state `noted:<note>`); the replay of that
 /// automatic step fails with HTTP 503 the first time for each state, then completes with
 /// the state as its text. `many` > 0: the first answer is one round of that many sampling
-/// requests instead. Every request is logged as `{ state, responses }`.
+/// requests instead. `hang`: the replay with the note gets no answer at all (until its
+/// `fetch` is aborted, counted in `aborted`). Every request is logged as `{ state, responses }`.
 const FAKE: &str = r#"
 const real = window.__realFetch || window.fetch.bind(window);
 window.__realFetch = real;
-const f = { mode: "state", many: 0, log: [], failed: {} };
+const f = { mode: "state", many: 0, hang: false, aborted: 0, log: [], failed: {} };
 window.__rounds = f;
 window.fetch = async (input, init) => {
   const req = input instanceof Request ? input : new Request(input, init);
@@ -54,6 +55,12 @@ window.fetch = async (input, init) => {
       method: "elicitation/create",
       params: { message: "Write a note.", requestedSchema: { type: "object", properties: { note: { type: "string" } } } },
     } } });
+  }
+  if (state === "asked" && f.hang) {
+    return new Promise((_, reject) => req.signal.addEventListener("abort", () => {
+      f.aborted += 1;
+      reject(new DOMException("The user aborted a request.", "AbortError"));
+    }));
   }
   if (state === "asked") {
     const next = "noted:" + p.inputResponses.note.content.note;
@@ -116,6 +123,14 @@ type Outcome = Rc<RefCell<Option<Result<Box<RawValue>, ClientError>>>>;
 /// A session to the fake (sampling answered by a handler counting its calls, at most
 /// how many at once in `peak`), and a call of `keep` running in the background.
 fn start(sampled: Rc<Cell<u32>>, peak: Rc<Cell<u32>>) -> (Rc<ModernSession>, Events, Outcome) {
+    start_with(sampled, peak, None)
+}
+
+fn start_with(
+    sampled: Rc<Cell<u32>>,
+    peak: Rc<Cell<u32>>,
+    silence_ms: Option<u32>,
+) -> (Rc<ModernSession>, Events, Outcome) {
     let mut config = ClientConfig::new("http://rounds.test/mcp", ProtocolChoice::Modern);
     let in_flight = Rc::new(Cell::new(0u32));
     config.sampling = Some(SamplingHandler::new(move |_params: Value| {
@@ -135,7 +150,11 @@ fn start(sampled: Rc<Cell<u32>>, peak: Rc<Cell<u32>>) -> (Rc<ModernSession>, Eve
         let events = events.clone();
         Rc::new(move |e: ClientEvent| events.borrow_mut().push(e))
     };
-    let session = Rc::new(ModernSession::new(config, sink));
+    let mut session = ModernSession::new(config, sink);
+    if let Some(ms) = silence_ms {
+        session = session.with_silence_limit(ms);
+    }
+    let session = Rc::new(session);
     let outcome: Outcome = Rc::default();
     {
         let (session, outcome) = (session.clone(), outcome.clone());
@@ -261,4 +280,40 @@ async fn sampling_is_capped_per_round_and_never_fanned_out() {
         "the handler had {} requests at once",
         peak.get()
     );
+}
+
+/// A replay that gets no answer at all is given up after the silence bound: Submit
+/// reports it in words and the fetch is aborted; the card keeps the answer, and Submitting
+/// again delivers it. Before, Submit stayed at "Sending..." forever.
+#[wasm_bindgen_test]
+async fn a_replay_with_no_answer_is_given_up_and_the_answer_kept_for_submit() {
+    js(FAKE);
+    js("window.__rounds.hang = true");
+    let (session, events, outcome) = start_with(Rc::default(), Rc::default(), Some(1_000));
+    until("the card", || elicited(&events).is_some()).await;
+    let id = elicited(&events).unwrap_or_default();
+    let first = futures::future::select(
+        Box::pin(session.answer(&id, note("tea"))),
+        Box::pin(sleep(5_000)),
+    )
+    .await;
+    let futures::future::Either::Left((Err(err), _)) = first else {
+        panic!("Submit was still sending after 5 s, or was taken as delivered")
+    };
+    assert!(err.to_string().contains("did not answer"), "{err}");
+    assert_eq!(js("return window.__rounds.aborted").as_f64(), Some(1.0));
+    assert!(outcome.borrow().is_none() && !answered(&events));
+
+    // (The state-only step after it answers at once this time.)
+    js(r#"const f = window.__rounds; f.hang = false; f.failed["noted:tea"] = true;"#);
+    session
+        .answer(&id, note("tea"))
+        .await
+        .unwrap_or_else(|e| panic!("the resend failed: {e}"));
+    until("the result", || outcome.borrow().is_some()).await;
+    let result = outcome.borrow_mut().take();
+    let Some(Ok(raw)) = result else {
+        panic!("{result:?}")
+    };
+    assert!(raw.get().contains("noted:tea"), "{}", raw.get());
 }

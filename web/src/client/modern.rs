@@ -12,7 +12,9 @@
 //! replay or in any automatic step after it, keeps the round (and the answers already
 //! given) on its cards, so the user can resend, even with a changed answer. Before the
 //! first round for the person such a failure ends the call: nothing of theirs is lost, and
-//! calling again is the resend.
+//! calling again is the resend. A server that keeps silent is such a failure too, after a
+//! bound ([`Limits`]): a replay that gets no answer leaves its cards saying so, not
+//! "Sending…" forever.
 //!
 //! Several calls may wait for input at once (the host calls two tools; the user calls
 //! one tool twice): each call has its own round, and a card's routing id
@@ -20,6 +22,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures::channel::{mpsc, oneshot};
@@ -34,13 +37,14 @@ use mcp_elicit::driver::{http::failure_from_http, DriverError};
 use mcp_elicit::wire::{ClientCapabilities, ElicitResult, ListToolsResult, RequestId, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use web_sys::{AbortController, AbortSignal};
 
 pub use mcp_elicit::driver::modern::Original;
 
 use super::config::{ClientConfig, SamplingHandler};
 use super::events::{ClientError, ClientEvent, EventSink};
 use super::exchange::{self, Messages};
-use crate::transport::{sleep, TransportError};
+use crate::transport::{sleep, within, TransportError};
 
 /// A modern-era connection: no handshake, no session; just the endpoint and our identity.
 pub struct ModernSession {
@@ -56,6 +60,49 @@ pub struct ModernSession {
     fresh_schemas: RefCell<HashMap<String, Option<Value>>>,
     /// The round each call waits on the user for, by call number.
     rounds: RefCell<HashMap<u64, PendingRound>>,
+    /// How long the server may keep silent ([`Limits`]) in a call's own exchanges, and
+    /// in those that carry a person's answers.
+    call_limits: Limits,
+    answer_limits: Limits,
+}
+
+/// Longest silence of the server in one exchange: until its response starts (a call's own
+/// request; see [`Limits`] for a replay's), and between two messages of the response after
+/// that. The SDK client's read timeout (`MCP_DEFAULT_SSE_READ_TIMEOUT`, 300 s): a tool may
+/// work that long, and a server answering in JSON sends nothing until it is done, so a
+/// shorter bound would give up on a tool that was only slow. Past it the request is
+/// aborted and the attempt fails with [`TransportError::TimedOut`], which is resendable.
+/// SSE comments (keep-alives) are no message and do not end a silence.
+pub const SERVER_SILENCE_LIMIT_MS: u32 = 300_000;
+
+/// How long the server may keep silent in one exchange, in milliseconds.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    /// From sending the request to the start of its response.
+    start_ms: u32,
+    /// Between two messages of the response.
+    silence_ms: u32,
+}
+
+impl Limits {
+    /// A call's first request and the automatic steps before any card:
+    /// [`SERVER_SILENCE_LIMIT_MS`] for both. Nobody's answer waits on them (the call runs,
+    /// and calling again is its resend), so a slow tool gets the SDK's patience.
+    const CALL: Limits = Limits {
+        start_ms: SERVER_SILENCE_LIMIT_MS,
+        silence_ms: SERVER_SILENCE_LIMIT_MS,
+    };
+    /// A replay carrying the person's answers, and the automatic steps after it: its
+    /// response must start within [`exchange::ANSWER_POST_TIMEOUT_MS`] (the bound of every
+    /// answer POST), as the SDK's servers start their event stream at once; past it the
+    /// cards say so in words, keep the answers, and Submit resends. A server that answers
+    /// in JSON only once a step of more than that is done is given up on the same way (the
+    /// resend asks again). Once the response started, [`SERVER_SILENCE_LIMIT_MS`] between
+    /// messages. Only the server is timed: a card waits for the person as long as needed.
+    const ANSWER: Limits = Limits {
+        start_ms: exchange::ANSWER_POST_TIMEOUT_MS,
+        silence_ms: SERVER_SILENCE_LIMIT_MS,
+    };
 }
 
 /// The elicitations of the current round that still wait for the user.
@@ -88,7 +135,22 @@ impl ModernSession {
             closed: Cell::new(false),
             fresh_schemas: RefCell::new(HashMap::new()),
             rounds: RefCell::new(HashMap::new()),
+            call_limits: Limits::CALL,
+            answer_limits: Limits::ANSWER,
         }
+    }
+
+    /// The same session with every bound on the server's silence (see
+    /// [`SERVER_SILENCE_LIMIT_MS`]) set to `ms`: for tests, which cannot wait minutes for
+    /// a server that never answers.
+    pub fn with_silence_limit(mut self, ms: u32) -> Self {
+        let all = Limits {
+            start_ms: ms,
+            silence_ms: ms,
+        };
+        self.call_limits = all;
+        self.answer_limits = all;
+        self
     }
 
     fn fresh_id(&self) -> RequestId {
@@ -105,14 +167,18 @@ impl ModernSession {
     ) -> Result<Box<RawValue>, ClientError> {
         let id = self.fresh_id();
         let request = simple_request(&self.config, &id, method, Some(&params))?;
-        let mut response = exchange::send(&self.url, &request, None).await?;
+        // A list is answered at once, like an answer POST.
+        let quiet = Quiet::new(&self.url, self.answer_limits);
+        let signal = quiet.signal();
+        let sent = exchange::send(&self.url, &request, signal.as_ref());
+        let mut response = quiet.start(sent).await?;
         if !exchange::is_success(response.status) {
-            let body = response.read_all().await?;
+            let body = quiet.next(async { Ok(response.read_all().await?) }).await?;
             let ct = response.content_type.as_deref();
             return Err(failure_from_http(response.status, ct, &body).into());
         }
         let mut messages = Messages::new(response);
-        while let Some(text) = messages.next().await? {
+        while let Some(text) = quiet.next(messages.next()).await? {
             if let Some(answer) = simple_answer(&id, &text) {
                 return Ok(answer?);
             }
@@ -146,8 +212,9 @@ impl ModernSession {
         number: u64,
         call: &mut ModernCall,
     ) -> Result<Box<RawValue>, ClientError> {
-        let first = self.exchange(call).await?;
-        let mut next = self.advance(call, first).await?;
+        let limits = self.call_limits;
+        let first = self.exchange(call, limits).await?;
+        let mut next = self.advance(call, first, limits).await?;
         loop {
             let elicitations = match next {
                 Next::Done(result) => return Ok(result),
@@ -192,6 +259,7 @@ impl ModernSession {
         &self,
         call: &mut ModernCall,
         mut step: ModernStep,
+        limits: Limits,
     ) -> Result<Next, ClientError> {
         loop {
             step = match step {
@@ -210,23 +278,27 @@ impl ModernSession {
                         return Ok(Next::Ask(elicitations));
                     }
                     // Sampling was all this round asked for.
-                    self.automatic(call).await?
+                    self.automatic(call, limits).await?
                 }
-                ModernStep::ReadyToReplay => self.automatic(call).await?,
+                ModernStep::ReadyToReplay => self.automatic(call, limits).await?,
                 ModernStep::RetryAfter { delay_ms } => {
                     sleep(u32::try_from(delay_ms).unwrap_or(u32::MAX)).await;
-                    self.automatic(call).await?
+                    self.automatic(call, limits).await?
                 }
             };
         }
     }
 
     /// One automatic step's exchange, unless the connection was closed meanwhile.
-    async fn automatic(&self, call: &mut ModernCall) -> Result<ModernStep, ClientError> {
+    async fn automatic(
+        &self,
+        call: &mut ModernCall,
+        limits: Limits,
+    ) -> Result<ModernStep, ClientError> {
         if self.closed.get() {
             return Err(ClientError::NotConnected);
         }
-        self.exchange(call).await
+        self.exchange(call, limits).await
     }
 
     /// Asks the host's handler for each sampling request of the round, one at a time (a
@@ -279,8 +351,9 @@ impl ModernSession {
                 let _ = done.send(Err(err.clone()));
                 return Err(err);
             }
-            let outcome = match self.exchange(&mut attempt).await {
-                Ok(step) => self.advance(&mut attempt, step).await,
+            let limits = self.answer_limits;
+            let outcome = match self.exchange(&mut attempt, limits).await {
+                Ok(step) => self.advance(&mut attempt, step, limits).await,
                 Err(err) => Err(err),
             };
             match outcome {
@@ -306,10 +379,14 @@ impl ModernSession {
     /// not [`ModernStep::Ignored`]. A -32020 (our `Mcp-Param-*` headers disagree with the
     /// server's schema of the tool) is recovered as the SDK does: list the tools again and
     /// resend the round with the fresh schema, once per round (the machine keeps count).
-    async fn exchange(&self, call: &mut ModernCall) -> Result<ModernStep, ClientError> {
+    async fn exchange(
+        &self,
+        call: &mut ModernCall,
+        limits: Limits,
+    ) -> Result<ModernStep, ClientError> {
         loop {
             let request = call.request()?;
-            let step = self.exchange_once(call, &request).await;
+            let step = self.exchange_once(call, &request, limits).await;
             if matches!(step, Err(ClientError::Transport(_))) {
                 call.on_network_failure();
             }
@@ -354,15 +431,19 @@ impl ModernSession {
         &self,
         call: &mut ModernCall,
         request: &mcp_elicit::driver::HttpRequest,
+        limits: Limits,
     ) -> Result<ModernStep, ClientError> {
-        let mut response = exchange::send(&self.url, request, None).await?;
+        let quiet = Quiet::new(&self.url, limits);
+        let signal = quiet.signal();
+        let sent = exchange::send(&self.url, request, signal.as_ref());
+        let mut response = quiet.start(sent).await?;
         if !exchange::is_success(response.status) {
-            let body = response.read_all().await?;
+            let body = quiet.next(async { Ok(response.read_all().await?) }).await?;
             let ct = response.content_type.clone();
             return Ok(call.on_http_failure(response.status, ct.as_deref(), &body));
         }
         let mut messages = Messages::new(response);
-        while let Some(text) = messages.next().await? {
+        while let Some(text) = quiet.next(messages.next()).await? {
             match call.on_message(&text) {
                 ModernStep::Ignored => {}
                 step => return Ok(step),
@@ -436,6 +517,68 @@ impl ModernSession {
 enum Next {
     Done(Box<RawValue>),
     Ask(Vec<PendingElicitation>),
+}
+
+/// One exchange's abort handle and its bounds on the server's silence ([`Limits`]).
+struct Quiet<'a> {
+    url: &'a str,
+    limits: Limits,
+    controller: Option<AbortController>,
+}
+
+impl<'a> Quiet<'a> {
+    fn new(url: &'a str, limits: Limits) -> Self {
+        Quiet {
+            url,
+            limits,
+            controller: AbortController::new().ok(),
+        }
+    }
+
+    /// What the exchange's `fetch` is sent with, so a silence can stop it on the wire.
+    fn signal(&self) -> Option<AbortSignal> {
+        self.controller.as_ref().map(AbortController::signal)
+    }
+
+    /// The response (`send`), or [`TransportError::TimedOut`] when it has not started
+    /// within the start bound.
+    async fn start<T>(
+        &self,
+        send: impl Future<Output = Result<T, ClientError>>,
+    ) -> Result<T, ClientError> {
+        self.within(self.limits.start_ms, send).await
+    }
+
+    /// The next part of the response (a message, a whole error body), or
+    /// [`TransportError::TimedOut`] after the silence bound.
+    async fn next<T>(
+        &self,
+        read: impl Future<Output = Result<T, ClientError>>,
+    ) -> Result<T, ClientError> {
+        self.within(self.limits.silence_ms, read).await
+    }
+
+    /// `work`'s outcome, or `TimedOut` after `ms` (the `fetch` is then aborted, and
+    /// `work` dropped).
+    async fn within<T>(
+        &self,
+        ms: u32,
+        work: impl Future<Output = Result<T, ClientError>>,
+    ) -> Result<T, ClientError> {
+        match within(ms, work).await {
+            Some(outcome) => outcome,
+            None => {
+                if let Some(controller) = &self.controller {
+                    controller.abort();
+                }
+                Err(TransportError::TimedOut {
+                    url: self.url.to_owned(),
+                    after_ms: ms,
+                }
+                .into())
+            }
+        }
+    }
 }
 
 /// Numbers every modern call of the page, for the routing ids of its cards.
