@@ -192,6 +192,35 @@ def test_retry_zero_does_not_spin(driver: Any, app_url: Any, hostile: Any) -> No
     still_works(driver, "after retry 0")
 
 
+@pytest.mark.parametrize("tool", ["long_line", "wrong_id", "endless_stream"])
+@pytest.mark.parametrize("protocol", BOTH)
+def test_a_pending_card_survives_a_hostile_call(
+    driver: Any, app_url: Any, hostile: Any, protocol: str, tool: str
+) -> None:
+    """A question of an earlier call waits while a hostile call fails or never ends: the
+    card keeps what was typed, and its answer still reaches the server."""
+    open_app(driver, app_url, hostile, protocol, "ask_name")
+    form = find_card(driver, "What is your name?")
+    set_text(form, "Name", "Grace")
+    before = [r for r in hostile.trace() if r.get("tool") == "ask_name" or r.get("kind") == "answer"]
+    call_from_form(driver, tool, {})
+    if tool != "endless_stream":
+        assert tool in worded_error(driver)
+    assert control_by_label(form, "Name").get_attribute("value") == "Grace"
+    button(form, "Submit").click()
+
+    def delivered(_: Any) -> bool:
+        after = [r for r in hostile.trace() if r.get("tool") == "ask_name" or r.get("kind") == "answer"]
+        new = after[len(before) :]
+        # Legacy: the answer POST for the question; modern: ask_name replayed with it.
+        return any(r.get("kind") == "answer" and r.get("action") == "accept" for r in new) or any(
+            r.get("tool") == "ask_name" for r in new
+        )
+
+    wait_for(driver, delivered, "the answer reaching the server")
+    still_works(driver, f"after {tool} beside a card")
+
+
 # --- JSON-RPC ids ------------------------------------------------------------------------------
 
 
