@@ -3,9 +3,10 @@
 
 use super::elicitation::ElicitationView;
 use super::status::SendStatus;
+use crate::client::ServerIdentity;
 use leptos::prelude::*;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One entry of the queue.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,25 +29,28 @@ pub fn ElicitationQueue(
     on_answer: Callback<(String, ElicitResult)>,
     #[prop(optional)] on_all_answered: Option<Callback<Vec<(String, ElicitResult)>>>,
     #[prop(optional, into)] completed: Option<Signal<HashSet<String>>>,
+    /// Who is asking, shown in every card.
+    #[prop(optional, into)]
+    server: MaybeProp<ServerIdentity>,
 ) -> impl IntoView {
     let completed = completed.unwrap_or_else(|| Signal::stored(HashSet::new()));
-    let answers = RwSignal::new(Vec::<((u64, String), ElicitResult)>::new());
+    // By (round, key): a server-sized round costs O(1) per answer to record and O(n) to
+    // collect, never a scan of every answer per item.
+    let answers = StoredValue::new(HashMap::<(u64, String), ElicitResult>::new());
 
     let record = move |round: u64, key: String, result: ElicitResult| {
-        answers.update(|list| {
-            list.retain(|(k, _)| !(k.0 == round && k.1 == key));
-            list.push(((round, key.clone()), result.clone()));
+        answers.update_value(|map| {
+            map.insert((round, key.clone()), result.clone());
         });
         on_answer.run((key, result));
         if let Some(all) = on_all_answered {
             let current = items.get_untracked();
-            let collected: Option<Vec<(String, ElicitResult)>> = answers.with_untracked(|list| {
+            let collected: Option<Vec<(String, ElicitResult)>> = answers.with_value(|map| {
                 current
                     .iter()
                     .map(|item| {
-                        list.iter()
-                            .find(|(k, _)| k.0 == item.round && k.1 == item.key)
-                            .map(|(_, r)| (item.key.clone(), r.clone()))
+                        map.get(&(item.round, item.key.clone()))
+                            .map(|r| (item.key.clone(), r.clone()))
                     })
                     .collect()
             });
@@ -75,6 +79,7 @@ pub fn ElicitationQueue(
                             status=item.status
                             completed=completed
                             autofocus=first
+                            server=server
                         />
                     }
                 }
