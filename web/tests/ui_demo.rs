@@ -1,7 +1,8 @@
 //! The demo app in a real browser against a fake MCP server of the modern era that lives in
 //! the page (`window.fetch` is replaced): races the real servers cannot time on demand
-//! (a slower call or connect finishing after a newer one) and lists a real server would
-//! not send (duplicate names from a looping cursor).
+//! (a slower call or connect finishing after a newer one), lists a real server would
+//! not send (duplicate names from a looping cursor), and a link's `tool`/`args` (filled
+//! in, called only on a click).
 
 // Browser-only: these mount the app into a real DOM.
 #![cfg(target_arch = "wasm32")]
@@ -15,13 +16,16 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// The fake server. Every server's tools are `tools_for(url)`; a tool call answers
+/// The fake server. Every server's tools are `tools[url]` (input schema `schemas[name]`,
+/// else no properties; each call's arguments go to `calls`); a tool call answers
 /// `{name} done` once its gate (if any) is opened; `server/discover` of a held URL waits
 /// until released. `loopCursor` makes `tools/list` always say there is another page.
 const FAKE: &str = r#"
 const fake = {
   loopCursor: false,
   tools: {},
+  schemas: {},
+  calls: [],
   gates: {},
   held: {},
   log: [],
@@ -50,13 +54,14 @@ window.fetch = async (input, init) => {
       fake.log.push(`${url} discovered`);
       return reply({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} } });
     case "tools/list": {
-      const tools = (fake.tools[url] || []).map((n) => ({ name: n, inputSchema: schema }));
+      const tools = (fake.tools[url] || []).map((n) => ({ name: n, inputSchema: fake.schemas[n] || schema }));
       return reply(fake.loopCursor ? { tools, nextCursor: "again" } : { tools });
     }
     case "prompts/list": return reply({ prompts: [] });
     case "resources/list": return reply({ resources: [] });
     case "resources/templates/list": return reply({ resourceTemplates: [] });
     case "tools/call":
+      fake.calls.push(`${name} ${JSON.stringify(msg.params.arguments)}`);
       if (fake.gates[name]) await fake.gates[name].promise;
       fake.log.push(`${url} done ${name}`);
       return reply({ content: [{ type: "text", text: `${name} done` }], isError: false });
@@ -258,4 +263,64 @@ async fn duplicate_names_from_a_looping_cursor_show_one_card_each_and_still_work
         text(&root, "[data-testid=tool-result]") == "first_tool done"
     })
     .await;
+}
+
+#[wasm_bindgen_test]
+async fn a_link_fills_in_its_tool_and_only_the_click_calls_it() {
+    // The page's own query string is the test runner's, so the link is given directly.
+    install_fake();
+    js(r#"const f = window.__fake;
+          f.tools["http://link.test/mcp"] = ["other", "linked"];
+          f.schemas.linked = { type: "object", required: ["city"],
+            properties: { city: { type: "string", title: "City" } } };"#);
+    let mut args = serde_json::Map::new();
+    args.insert("city".into(), serde_json::Value::from("Oslo"));
+    let root = host();
+    mcp_elicit_web::demo::mount_demo_with(
+        root.clone(),
+        mcp_elicit_web::demo::StartParams {
+            server: Some("http://link.test/mcp".into()),
+            prefill: Some(mcp_elicit_web::demo::Prefill {
+                tool: "linked".into(),
+                args,
+            }),
+            ..Default::default()
+        },
+    );
+    connected(&root).await;
+    until("the linked tool selected", || {
+        q_opt(&root, "[data-tool=linked][data-selected=true]").is_some()
+    })
+    .await;
+    // Listing is the last step of a connect (an automatic call came right after it).
+    until("the listing done", || {
+        fake_log()
+            .iter()
+            .any(|l| l.ends_with("resources/templates/list"))
+    })
+    .await;
+    sleep(200).await;
+    assert!(
+        !fake_log().iter().any(|l| l.contains("tools/call")),
+        "a link alone called a tool: {:?}",
+        fake_log()
+    );
+    let city = q(&root, "[data-tool=linked] input[name=city]")
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .expect("input");
+    assert_eq!(city.value(), "Oslo");
+    assert!(text(&root, "[data-testid=tool-result]").trim().is_empty());
+    assert!(q_opt(&root, "[data-tool=other][data-selected]").is_none());
+
+    call(&root, "linked");
+    until("the result", || {
+        text(&root, "[data-testid=tool-result]") == "linked done"
+    })
+    .await;
+    let calls = js("return window.__fake.calls.slice()");
+    let calls: Vec<String> = js_sys::Array::from(&calls)
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect();
+    assert_eq!(calls, vec![r#"linked {"city":"Oslo"}"#.to_owned()]);
 }
