@@ -8,7 +8,6 @@ resending works without retyping anything.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from harness import button, control_by_label, wait_css, wait_for, wait_text
@@ -130,8 +129,7 @@ def test_legacy_card_of_a_restarted_session_is_not_answered_on_the_new_one(
     wait_for(driver, lambda d: first.find_elements("css selector", "[role=alert]"), "an error on the first card")
     alert = first.find_element("css selector", "[role=alert]").text
     assert "lost" in alert, alert
-    # Whatever the page does next (it may make the call again), the old answer never
-    # reaches the new session.
-    time.sleep(2)
+    # The card is told once its answer can no longer go anywhere (the page made its latest
+    # call again, not this card's): by then nothing of it reached the new session.
     assert _answers_posted(server) == [], _answers_posted(server)
     assert "deleted /tmp/c" not in driver.find_element("css selector", "body").text
