@@ -27,12 +27,13 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// roots-only round or a sampling-only round (state `noted:<note>`); the replay of that
 /// automatic step fails with HTTP 503 the first time for each state, then completes with
 /// the state as its text. `many` > 0: the first answer is one round of that many sampling
-/// requests instead. `hang`: the replay with the note gets no answer at all (until its
+/// requests instead; `chatter` > 0: the call is answered on an event stream of that many
+/// log notifications, then the result. `hang`: the replay with the note gets no answer at all (until its
 /// `fetch` is aborted, counted in `aborted`). Every request is logged as `{ state, responses }`.
 const FAKE: &str = r#"
 const real = window.__realFetch || window.fetch.bind(window);
 window.__realFetch = real;
-const f = { mode: "state", many: 0, hang: false, aborted: 0, log: [], failed: {} };
+const f = { mode: "state", many: 0, hang: false, chatter: 0, aborted: 0, log: [], failed: {} };
 window.__rounds = f;
 window.fetch = async (input, init) => {
   const req = input instanceof Request ? input : new Request(input, init);
@@ -43,6 +44,20 @@ window.fetch = async (input, init) => {
   f.log.push({ state, responses: p.inputResponses || null });
   const reply = (result) => new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result }),
     { status: 200, headers: { "content-type": "application/json" } });
+  if (f.chatter > 0 && state === null) {
+    const note = (i) => "data: " + JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "step " + i } }) + "\n\n";
+    const last = "data: " + JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { resultType: "complete", content: [] } }) + "\n\n";
+    const bytes = new TextEncoder();
+    let i = 0;
+    // One event per chunk, each read a wait of its own (as a server flushing each event).
+    const body = new ReadableStream({
+      pull(controller) {
+        if (i < f.chatter) controller.enqueue(bytes.encode(note(i++)));
+        else { controller.enqueue(bytes.encode(last)); controller.close(); }
+      },
+    }, { highWaterMark: 0 });
+    return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+  }
   if (f.many > 0 && state === null) {
     const inputRequests = {};
     for (let i = 0; i < f.many; i++) {
@@ -316,4 +331,26 @@ async fn a_replay_with_no_answer_is_given_up_and_the_answer_kept_for_submit() {
         panic!("{result:?}")
     };
     assert!(raw.get().contains("noted:tea"), "{}", raw.get());
+}
+
+/// The bound on the server's silence costs one timer per wait, not per message: a result
+/// after 20,000 notifications on one stream, one per chunk, arms a handful of `setTimeout`s (each one
+/// pending for minutes, holding its callback), not 20,000.
+#[wasm_bindgen_test]
+async fn a_chatty_stream_arms_a_bounded_number_of_timers() {
+    js(FAKE);
+    js(r#"window.__rounds.chatter = 20000;
+          if (!window.__timeouts) {
+            const real = window.setTimeout.bind(window);
+            window.__timeouts = 0;
+            window.setTimeout = (...args) => { window.__timeouts += 1; return real(...args); };
+          }
+          window.__timeouts = 0;"#);
+    let (_session, _events, outcome) = start(Rc::default(), Rc::default());
+    until("the result", || outcome.borrow().is_some()).await;
+    let armed = js("return window.__timeouts").as_f64().unwrap_or(f64::MAX);
+    let result = outcome.borrow_mut().take();
+    assert!(matches!(result, Some(Ok(_))), "{result:?}");
+    // (`until` polls with its own timers: about one per 20 ms of waiting.)
+    assert!(armed < 100.0, "{armed} timers for one call");
 }

@@ -26,7 +26,8 @@ use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures::channel::{mpsc, oneshot};
-use futures::StreamExt;
+use futures::future::{select, Either, LocalBoxFuture};
+use futures::{FutureExt, StreamExt};
 use indexmap::IndexMap;
 use mcp_elicit::driver::headers;
 use mcp_elicit::driver::modern::{
@@ -44,7 +45,7 @@ pub use mcp_elicit::driver::modern::Original;
 use super::config::{ClientConfig, SamplingHandler};
 use super::events::{ClientError, ClientEvent, EventSink};
 use super::exchange::{self, Messages};
-use crate::transport::{sleep, within, TransportError};
+use crate::transport::{sleep, TransportError};
 
 /// A modern-era connection: no handshake, no session; just the endpoint and our identity.
 pub struct ModernSession {
@@ -520,10 +521,17 @@ enum Next {
 }
 
 /// One exchange's abort handle and its bounds on the server's silence ([`Limits`]).
+///
+/// A wait that ends at once costs nothing, and one timer stays armed across waits: when it
+/// fires early (the server spoke meanwhile) it is armed again for the rest of the current
+/// wait. So a stream of a million events in a million chunks arms a few timers, not one
+/// per event (each pending for minutes, holding its callback).
 struct Quiet<'a> {
     url: &'a str,
     limits: Limits,
     controller: Option<AbortController>,
+    /// The armed timer and when it fires (`Date.now()` milliseconds).
+    timer: RefCell<Option<(f64, LocalBoxFuture<'static, ()>)>>,
 }
 
 impl<'a> Quiet<'a> {
@@ -532,6 +540,7 @@ impl<'a> Quiet<'a> {
             url,
             limits,
             controller: AbortController::new().ok(),
+            timer: RefCell::new(None),
         }
     }
 
@@ -558,24 +567,43 @@ impl<'a> Quiet<'a> {
         self.within(self.limits.silence_ms, read).await
     }
 
-    /// `work`'s outcome, or `TimedOut` after `ms` (the `fetch` is then aborted, and
-    /// `work` dropped).
+    /// `work`'s outcome, or `TimedOut` once `ms` pass without it (the `fetch` is then
+    /// aborted, and `work` dropped).
     async fn within<T>(
         &self,
         ms: u32,
         work: impl Future<Output = Result<T, ClientError>>,
     ) -> Result<T, ClientError> {
-        match within(ms, work).await {
-            Some(outcome) => outcome,
-            None => {
-                if let Some(controller) = &self.controller {
-                    controller.abort();
+        futures::pin_mut!(work);
+        let deadline = js_sys::Date::now() + f64::from(ms);
+        loop {
+            // The armed timer serves if it fires no later than this wait's deadline.
+            let (fires, mut timer) = match self.timer.borrow_mut().take() {
+                Some((fires, timer)) if fires <= deadline => (fires, timer),
+                _ => (deadline, sleep(ms).boxed_local()),
+            };
+            match select(work.as_mut(), timer.as_mut()).await {
+                Either::Left((outcome, _)) => {
+                    *self.timer.borrow_mut() = Some((fires, timer));
+                    return outcome;
                 }
-                Err(TransportError::TimedOut {
-                    url: self.url.to_owned(),
-                    after_ms: ms,
+                Either::Right(((), _)) => {
+                    let left = deadline - js_sys::Date::now();
+                    if left > 0.0 {
+                        // Fired for an earlier wait: arm it for the rest of this one.
+                        let rest = left.ceil().min(f64::from(ms)) as u32;
+                        *self.timer.borrow_mut() = Some((deadline, sleep(rest).boxed_local()));
+                        continue;
+                    }
+                    if let Some(controller) = &self.controller {
+                        controller.abort();
+                    }
+                    return Err(TransportError::TimedOut {
+                        url: self.url.to_owned(),
+                        after_ms: ms,
+                    }
+                    .into());
                 }
-                .into())
             }
         }
     }
