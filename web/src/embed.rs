@@ -23,14 +23,13 @@
 //! in the card (`[data-testid=requesting-server]`); a host showing requests from servers
 //! should always pass them. Without `serverHost` the card names no server.
 
-use crate::boundary::json_arg;
+use crate::boundary::{json_arg, value_to_js};
 use crate::client::ServerIdentity;
 use crate::components::ElicitationView;
 use leptos::mount::mount_to;
 use leptos::prelude::*;
 use leptos::tachys::view::any_view::AnyViewState;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
-use serde::Serialize;
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use wasm_bindgen::prelude::*;
@@ -51,12 +50,11 @@ thread_local! {
     static COMPLETED: ArcRwSignal<HashSet<String>> = ArcRwSignal::new(HashSet::new());
 }
 
-/// The answer as a plain JS object (maps as objects, not `Map`s), as on the wire.
+/// The answer as `JSON.parse` gives its wire text ([`value_to_js`]): a property called
+/// `__proto__` stays an own key of `content` instead of replacing its prototype.
 fn to_js(result: &ElicitResult) -> Result<JsValue, JsValue> {
-    let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    result.serialize(&ser).map_err(|e| {
-        js_sys::Error::new(&format!("elicit: could not hand over the answer: {e}")).into()
-    })
+    value_to_js(result, "elicit: could not hand over the answer")
+        .map_err(|e| js_sys::Error::new(&e).into())
 }
 
 fn error(message: &str) -> js_sys::Promise {

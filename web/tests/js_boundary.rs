@@ -304,3 +304,27 @@ async fn server_data_reaches_the_host_as_json_parse_gives_it() {
     assert_eq!(like_json_parse(&last_sampled(), &sampled), "");
     still_works().await;
 }
+
+/// `elicit`'s answer reaches the host as `JSON.parse` would give its wire text: a property
+/// called `__proto__` is an own key of `content` (walking the answer into JS used to set
+/// it through the setter, replacing `content`'s prototype and losing the answer).
+#[wasm_bindgen_test]
+async fn elicit_answers_a_proto_property_as_an_own_key() {
+    let el = host();
+    let params = js(
+        r#"{"message":"Hostile names","requestedSchema":{"type":"object",
+        "properties":{"__proto__":{"type":"string","default":"kept"},
+                      "constructor":{"type":"string","default":"also"}}}}"#,
+    );
+    let promise = elicit(el.clone().into(), params);
+    tick().await;
+    button(&el, "Submit").click();
+    let answer = resolved(promise, "elicit").await;
+    assert_eq!(
+        like_json_parse(
+            &answer,
+            r#"{"action":"accept","content":{"__proto__":"kept","constructor":"also"}}"#
+        ),
+        ""
+    );
+}
