@@ -13,12 +13,20 @@
 //! |-----------------------------------------------------------|----------|
 //! | a `DiscoverResult` naming a modern version we speak        | Modern   |
 //! | a `DiscoverResult` naming none / an unparseable result     | Legacy   |
-//! | -32022 naming a modern version we speak, other than the probed one | Reprobe at it (once) |
+//! | -32022 naming a modern version we speak (the probed one too)  | Reprobe at it (once) |
 //! | -32022 naming only modern versions we don't speak          | Incompatible |
 //! | -32022 naming handshake versions, or without a usable list | Legacy   |
 //! | any other JSON-RPC error (-32601, -32600, -32602, ...)     | Legacy   |
 //! | an HTTP error status without a JSON-RPC body (404, 400, 405, 500, ...) | Legacy |
 //! | a 2xx without an answer (e.g. 202)                         | Legacy   |
+//!
+//! The reprobe is made once (SEP-2575: retry with a version from `supported`). A -32022
+//! naming the probed version is a server contradicting itself, often for a moment (a
+//! rolling deploy, a replica behind a balancer); the conformance suite's
+//! `request-metadata` scenario answers a client's first request so. The answer to the
+//! reprobe is decided by [`decide_reprobed`], which never asks for another: a -32022
+//! there decides by its list as if no version in it were ours to retry (only modern
+//! versions: Incompatible; handshake versions too, or none: Legacy).
 //!
 //! A network failure (no HTTP answer at all) is *not* an era verdict: the
 //! caller reports it and does not fall back, as the SDK does.
@@ -49,7 +57,8 @@ pub enum EraDecision {
     },
     /// Use the legacy handshake. `reason` says what the server answered, for the status line.
     Legacy { reason: String },
-    /// Probe once more at `version` (a mutual modern version the server named).
+    /// Probe once more at `version` (a mutual modern version the server named), and
+    /// decide that answer with [`decide_reprobed`].
     Reprobe { version: String },
     /// The server speaks only modern versions this client does not.
     Incompatible(DriverError),
@@ -94,12 +103,23 @@ fn supported_list(error: &ErrorObject) -> Option<Vec<String>> {
     serde_json::from_value(supported.clone()).ok()
 }
 
+/// Which probe an answer is to: the first may ask for a reprobe, the reprobe may not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Attempt {
+    First,
+    Reprobe,
+}
+
 /// Decides from a JSON-RPC error answering the probe sent at `probed`.
 pub fn decide_from_error(probed: &str, error: ErrorObject) -> EraDecision {
+    decide_error_at(Attempt::First, probed, error)
+}
+
+fn decide_error_at(attempt: Attempt, probed: &str, error: ErrorObject) -> EraDecision {
     if error.code == codes::UNSUPPORTED_PROTOCOL_VERSION {
         let supported = supported_list(&error);
         if let Some(v) = supported.as_deref().and_then(mutual_modern) {
-            if v != probed {
+            if attempt == Attempt::First {
                 return EraDecision::Reprobe {
                     version: v.to_string(),
                 };
@@ -116,7 +136,7 @@ pub fn decide_from_error(probed: &str, error: ErrorObject) -> EraDecision {
     }
     EraDecision::Legacy {
         reason: format!(
-            "the server answered server/discover with: {} (error {})",
+            "the server answered server/discover at {probed} with: {} (error {})",
             error.message, error.code
         ),
     }
@@ -125,6 +145,15 @@ pub fn decide_from_error(probed: &str, error: ErrorObject) -> EraDecision {
 /// Decides from one message of the probe's response. `None`: not the
 /// answer (a notification, say); keep reading.
 pub fn decide_from_message(probed: &str, id: &RequestId, text: &str) -> Option<EraDecision> {
+    decide_message_at(Attempt::First, probed, id, text)
+}
+
+fn decide_message_at(
+    attempt: Attempt,
+    probed: &str,
+    id: &RequestId,
+    text: &str,
+) -> Option<EraDecision> {
     match parse_message(text) {
         Ok(Incoming::Response { id: rid, result }) if &rid == id => Some(
             match from_raw::<DiscoverResult>(&result, "discover result") {
@@ -146,7 +175,7 @@ pub fn decide_from_message(probed: &str, id: &RequestId, text: &str) -> Option<E
             },
         ),
         Ok(Incoming::Error { id: rid, error }) if rid.is_none() || rid.as_ref() == Some(id) => {
-            Some(decide_from_error(probed, error))
+            Some(decide_error_at(attempt, probed, error))
         }
         Ok(_) => None,
         Err(e) => Some(EraDecision::Legacy {
@@ -163,10 +192,20 @@ pub fn decide_from_http_failure(
     content_type: Option<&str>,
     body: &[u8],
 ) -> EraDecision {
+    decide_http_failure_at(Attempt::First, probed, status, content_type, body)
+}
+
+fn decide_http_failure_at(
+    attempt: Attempt,
+    probed: &str,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> EraDecision {
     if let Ok(texts) = messages_from_body(content_type, body) {
         for text in texts {
             if let Ok(Incoming::Error { error, .. }) = parse_message(&text) {
-                return decide_from_error(probed, error);
+                return decide_error_at(attempt, probed, error);
             }
         }
     }
@@ -216,13 +255,37 @@ pub fn decide(
     content_type: Option<&str>,
     body: &[u8],
 ) -> EraDecision {
+    decide_at(Attempt::First, probed, id, status, content_type, body)
+}
+
+/// [`decide`] for the answer to the reprobe a first answer asked for
+/// ([`EraDecision::Reprobe`]): the same table, except that it never asks for another
+/// reprobe (see the module docs).
+pub fn decide_reprobed(
+    probed: &str,
+    id: &RequestId,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> EraDecision {
+    decide_at(Attempt::Reprobe, probed, id, status, content_type, body)
+}
+
+fn decide_at(
+    attempt: Attempt,
+    probed: &str,
+    id: &RequestId,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> EraDecision {
     if !(200..300).contains(&status) {
-        return decide_from_http_failure(probed, status, content_type, body);
+        return decide_http_failure_at(attempt, probed, status, content_type, body);
     }
     match messages_from_body(content_type, body) {
         Ok(texts) => texts
             .iter()
-            .find_map(|t| decide_from_message(probed, id, t))
+            .find_map(|t| decide_message_at(attempt, probed, id, t))
             .unwrap_or_else(decide_without_answer),
         Err(e) => EraDecision::Legacy {
             reason: e.to_string(),

@@ -72,7 +72,7 @@ impl Connection {
             ProtocolChoice::Legacy => Ok(Connection::Legacy(
                 LegacySession::connect(config, sink).await?,
             )),
-            ProtocolChoice::Modern => match probe(&config.url).await? {
+            ProtocolChoice::Modern => match negotiate(&config.url).await? {
                 EraDecision::Modern { discover, .. } => Ok(modern(config, sink, &discover)),
                 EraDecision::Incompatible(err) => Err(err.into()),
                 EraDecision::Legacy { reason } => Err(ClientError::Refused(format!(
@@ -83,11 +83,10 @@ impl Connection {
                      it offers {version}."
                 ))),
             },
-            ProtocolChoice::Auto => match probe(&config.url).await? {
+            ProtocolChoice::Auto => match negotiate(&config.url).await? {
                 EraDecision::Modern { discover, .. } => Ok(modern(config, sink, &discover)),
                 EraDecision::Incompatible(err) => Err(err.into()),
-                // This client speaks one modern version, the one it probed: a reprobe
-                // would ask the same question again, so it is no modern evidence.
+                // `negotiate` made the one reprobe there is: no modern evidence.
                 EraDecision::Legacy { .. } | EraDecision::Reprobe { .. } => {
                     match LegacySession::connect(config.clone(), sink.clone()).await {
                         Ok(session) => Ok(Connection::Legacy(session)),
@@ -97,7 +96,9 @@ impl Connection {
                         Err(ClientError::Driver(err))
                             if era::after_handshake_failure(&err).is_some() =>
                         {
-                            match probe(&config.url).await? {
+                            match probe(&config.url, MODERN_PROTOCOL_VERSION, era::decide_reprobed)
+                                .await?
+                            {
                                 EraDecision::Modern { discover, .. } => Ok(modern(config, sink, &discover)),
                                 _ => Err(ClientError::Driver(err)),
                             }
@@ -321,13 +322,27 @@ fn modern(config: ClientConfig, sink: EventSink, discover: &DiscoverResult) -> C
 /// than leaving the connect hanging.
 const DISCOVER_TIMEOUT_MS: u32 = 10_000;
 
-/// Probes `server/discover` at the modern version and returns the core's era decision on
-/// the whole HTTP answer (it is small). Only a failed exchange is an error; no answer in
-/// time is the legacy verdict (and the probe is aborted).
-async fn probe(url: &str) -> Result<EraDecision, ClientError> {
+/// The core's verdict on one probe's whole answer: [`era::decide`] for the first,
+/// [`era::decide_reprobed`] for the reprobe.
+type Decide = fn(&str, &RequestId, u16, Option<&str>, &[u8]) -> EraDecision;
+
+/// Probes `server/discover` at the modern version and, when the answer asks for it (a
+/// -32022 whose `supported` names a modern version we speak, even the one probed), once
+/// more at that version, as SEP-2575 says; the verdict on the last answer.
+async fn negotiate(url: &str) -> Result<EraDecision, ClientError> {
+    match probe(url, MODERN_PROTOCOL_VERSION, era::decide).await? {
+        EraDecision::Reprobe { version } => probe(url, &version, era::decide_reprobed).await,
+        decision => Ok(decision),
+    }
+}
+
+/// Probes `server/discover` at `version` and returns `decide`'s era decision on the whole
+/// HTTP answer (it is small). Only a failed exchange is an error; no answer in time is
+/// the legacy verdict (and the probe is aborted).
+async fn probe(url: &str, version: &str, decide: Decide) -> Result<EraDecision, ClientError> {
     let controller = web_sys::AbortController::new().ok();
     let signal = controller.as_ref().map(|c| c.signal());
-    let exchange = discover(url, signal.as_ref());
+    let exchange = discover(url, version, decide, signal.as_ref());
     let timeout = crate::transport::sleep(DISCOVER_TIMEOUT_MS);
     futures::pin_mut!(exchange, timeout);
     match futures::future::select(exchange, timeout).await {
@@ -346,23 +361,20 @@ async fn probe(url: &str) -> Result<EraDecision, ClientError> {
     }
 }
 
-/// One `server/discover` exchange, read to the end.
+/// One `server/discover` exchange at `version`, read to the end.
 async fn discover(
     url: &str,
+    version: &str,
+    decide: Decide,
     signal: Option<&web_sys::AbortSignal>,
 ) -> Result<EraDecision, ClientError> {
     let config = ModernConfig::default();
     let id = RequestId::Number(0);
-    let request = era::discover_request(
-        &id,
-        MODERN_PROTOCOL_VERSION,
-        &config.client_info,
-        &config.capabilities,
-    )?;
+    let request = era::discover_request(&id, version, &config.client_info, &config.capabilities)?;
     let mut response = exchange::send(url, &request, signal).await?;
     let body = response.read_all().await?;
-    Ok(era::decide(
-        MODERN_PROTOCOL_VERSION,
+    Ok(decide(
+        version,
         &id,
         response.status,
         response.content_type.as_deref(),
