@@ -1,11 +1,11 @@
-// Resolve hook registered by node20-fs-globsync.mjs: `fs` / `node:fs` imported from
-// inside node_modules resolves to fs-with-glob.mjs. The shim itself imports `node:fs`
-// and so is excluded.
+// Resolve hook registered by node20-fs-globsync.mjs: `fs` / `node:fs` imported by the
+// conformance CLI (either pinned version, under its npm alias or its own name) resolves
+// to fs-with-glob.mjs. Every other importer, the shim included, gets `node:fs` itself.
 const SHIM = new URL("./fs-with-glob.mjs", import.meta.url).href;
+const CONFORMANCE = /\/node_modules\/(conformance-[^/]+|@modelcontextprotocol\/conformance)\//;
 
 export async function resolve(specifier, context, nextResolve) {
-  const parent = context.parentURL ?? "";
-  if ((specifier === "fs" || specifier === "node:fs") && parent !== SHIM && parent.includes("/node_modules/")) {
+  if ((specifier === "fs" || specifier === "node:fs") && CONFORMANCE.test(context.parentURL ?? "")) {
     return { url: SHIM, shortCircuit: true };
   }
   return nextResolve(specifier, context);

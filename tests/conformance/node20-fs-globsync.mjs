@@ -4,7 +4,7 @@
 // when Node starts, so assigning `fs.globSync` cannot help. This file is loaded with
 // `node --import ./node20-fs-globsync.mjs` and registers a resolve hook that, on a Node
 // without `fs.globSync`, sends the conformance package's `fs` imports to fs-with-glob.mjs
-// (all of `node:fs` plus a small globSync). Anything else, and any Node that has
+// (all of `node:fs` plus a small globSync). Any other importer, and any Node that has
 // `fs.globSync`, resolves as usual.
 import fs from "node:fs";
 import { register } from "node:module";
