@@ -48,12 +48,15 @@ const CHROMIUM_FLAGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-/// How often the card answerer looks for a new pending card. A card waits at most this
-/// long for its click; well under any scenario's own timeouts.
+// How often the card answerer looks for a new pending card. A card waits at most this
+// long for its click; well under any scenario's own timeouts.
 const CARD_POLL_MS = 50;
-/// How long the page may take to load the package and connect before the run fails.
-/// The CLI's own per-scenario timeout is 30 s; this leaves the rest for the plan.
+// How long the page may take to load the package and connect before the run fails.
+// The CLI's own per-scenario timeout is 30 s; this leaves the rest for the plan.
 const CONNECT_TIMEOUT_MS = 15_000;
+// How long one click on a card's button may wait for the button to be actionable; beyond
+// it the card is looked up again (it may have gone: its request ended).
+const CLICK_TIMEOUT_MS = 5_000;
 
 const MIME = {
   ".html": "text/html; charset=utf-8",
@@ -77,7 +80,7 @@ function listen(server) {
   });
 }
 
-/// Serves the files under `root` (GET/HEAD only, never outside it).
+// Serves the files under `root` (GET/HEAD only, never outside it).
 function staticServer(root) {
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -103,10 +106,10 @@ function staticServer(root) {
 // Hop-by-hop headers are the front's own business on each of its two connections.
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"]);
 
-/// Forwards every request to `upstream` (same path and query) and streams the answer back
-/// as it arrives (SSE included), adding the CORS headers a browser needs: preflights are
-/// answered here, every answer header is exposed to the page. When either side closes,
-/// the other is closed too, so an aborted stream reaches the scenario server.
+// Forwards every request to `upstream` (same path and query) and streams the answer back
+// as it arrives (SSE included), adding the CORS headers a browser needs: preflights are
+// answered here, every answer header is exposed to the page. When either side closes,
+// the other is closed too, so an aborted stream reaches the scenario server.
 function corsFront(upstream) {
   return http.createServer((req, res) => {
     const cors = { "access-control-allow-origin": req.headers.origin ?? "*", vary: "Origin" };
@@ -149,7 +152,7 @@ function corsFront(upstream) {
   });
 }
 
-/// Answers every elicitation card that is waiting for the person, until `stop.done`.
+// Answers every elicitation card that is waiting for the person, until `stop.done`.
 async function answerCards(page, stop, answered) {
   while (!stop.done) {
     const card = page.locator('[data-elicitation][data-state="pending"]').first();
@@ -159,7 +162,7 @@ async function answerCards(page, stop, answered) {
         const mode = await card.getAttribute("data-mode");
         const key = await card.getAttribute("data-elicitation");
         const button = mode === "url" ? "Open in new tab" : "Submit";
-        await card.getByRole("button", { name: button, exact: true }).click({ timeout: 5_000 });
+        await card.getByRole("button", { name: button, exact: true }).click({ timeout: CLICK_TIMEOUT_MS });
         answered.push(`${mode}:${key}`);
         log(`answered a ${mode} card (${key}) with ${button}`);
         handled = true;
@@ -172,8 +175,8 @@ async function answerCards(page, stop, answered) {
   }
 }
 
-/// Arguments for a tool from its input schema: each required property's default, else
-/// its first enum value, else a plain value of its type.
+// Arguments for a tool from its input schema: each required property's default, else
+// its first enum value, else a plain value of its type.
 function sampleArguments(schema) {
   const args = {};
   const properties = schema?.properties ?? {};
@@ -233,7 +236,7 @@ async function defaultPlan(mcp, context) {
   await callEveryTool(mcp);
 }
 
-/// The page's McpClient, as an object whose methods run in the page and log each step.
+// The page's McpClient, as an object whose methods run in the page and log each step.
 function pageClient(page) {
   const method = (name) => async (...args) => {
     const shown = JSON.stringify(args);
