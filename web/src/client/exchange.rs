@@ -112,7 +112,7 @@ impl Messages {
                 },
                 None => {
                     self.done = true;
-                    let bytes = body.read_to_end(JSON_LIMIT).await?;
+                    let bytes = body.read_to_end(crate::transport::JSON_BODY_LIMIT).await?;
                     self.ready
                         .extend(messages_from_body(self.content_type.as_deref(), &bytes)?);
                 }
@@ -130,9 +130,6 @@ impl Messages {
         self.stream.as_ref().and_then(MessageStream::retry_ms)
     }
 }
-
-/// The largest JSON body read into memory.
-const JSON_LIMIT: usize = 16 * 1024 * 1024;
 
 fn sse(err: mcp_elicit::sse::SseError) -> ClientError {
     ClientError::Driver(DriverError::Sse(err))

@@ -10,8 +10,9 @@ use super::body::ByteStream;
 use super::error::TransportError;
 use super::probe::classify_fetch_failure;
 
-/// The largest JSON body we read into memory (an SSE stream is bounded by the decoder).
-const JSON_BODY_LIMIT: usize = 16 * 1024 * 1024;
+/// The largest JSON body read into memory: the SSE decoder's bound on one event
+/// ([`mcp_elicit::sse::DEFAULT_LIMIT`]), so a message is as large in either body.
+pub const JSON_BODY_LIMIT: usize = mcp_elicit::sse::DEFAULT_LIMIT;
 
 /// A response as it came: status, the headers the protocol reads, and the body still to
 /// read. Nothing is interpreted here; the core drivers decide what a status or body means.
