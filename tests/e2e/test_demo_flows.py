@@ -177,6 +177,9 @@ def test_modern_book_table_has_no_back_channel(driver: Any, app_url: Any, demo_s
 def test_delete_folder(driver: Any, app_url: Any, demo_server: Any, protocol: str, action: str, expected: str) -> None:
     open_app(driver, app_url, demo_server, protocol, "delete_folder", {"path": "/tmp/project"})
     form = card(driver, "form", "/tmp/project has 2 file(s). Delete anyway?")
+    # The spec's MUST: the card says which server asks (its serverInfo name and host).
+    asker = form.find_element("css selector", "[data-testid=requesting-server]").text
+    assert "mcp-elicit demo" in asker and f"127.0.0.1:{demo_server.port}" in asker, asker
     if action == "Submit":
         set_checkbox(form, "Ok", True)
     button(form, action).click()
