@@ -223,27 +223,14 @@ impl Connection {
         Ok(from_raw(&raw, "resource")?)
     }
 
-    /// Runs one of the requests that may ask for input: modern rounds through the core's
-    /// call machine, or one legacy request whose server requests arrive on its stream.
-    async fn run(&self, original: Original) -> Result<Box<RawValue>, ClientError> {
+    /// Runs one of the requests that may ask for input (modern rounds through the core's
+    /// call machine, or one legacy request whose server requests arrive on its stream) to
+    /// its final result, as the server's raw JSON (the host API hands that to JS as the
+    /// server sent it; the typed methods above parse it).
+    pub async fn run(&self, original: Original) -> Result<Box<RawValue>, ClientError> {
         match self {
             Connection::Modern(s) => s.call(original).await,
-            Connection::Legacy(s) => {
-                let mut params = Map::new();
-                match &original {
-                    Original::CallTool {
-                        name, arguments, ..
-                    }
-                    | Original::GetPrompt { name, arguments } => {
-                        params.insert("name".into(), Value::String(name.clone()));
-                        params.insert("arguments".into(), Value::Object(arguments.clone()));
-                    }
-                    Original::ReadResource { uri } => {
-                        params.insert("uri".into(), Value::String(uri.clone()));
-                    }
-                }
-                s.request(original.method(), params).await
-            }
+            Connection::Legacy(s) => s.request(original.method(), original.params()).await,
         }
     }
 

@@ -69,16 +69,6 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value_to_js(value, "could not hand over the result").map_err(js_error)
 }
 
-/// The server's result of a call that may ask for input, as its raw JSON. Results go to
-/// the host as the server sent them ([`result_to_js`]); the same dispatch as
-/// [`Connection::call_tool`] and its siblings, which parse the result for the demo.
-async fn run(connection: &Connection, original: Original) -> Result<Box<RawValue>, ClientError> {
-    match connection {
-        Connection::Modern(s) => s.call(original).await,
-        Connection::Legacy(s) => s.request(original.method(), original.params()).await,
-    }
-}
-
 /// A call's raw result as the JS object `JSON.parse` makes of the server's text: every
 /// number as the engine reads it (an int64 id is the nearest double, not a refusal after
 /// the tool ran), a `__proto__` key an own property. Anything but an object is refused.
@@ -250,7 +240,7 @@ impl McpClient {
             };
             let failed =
                 |e: &dyn std::fmt::Display| js_error(format!("The call to {name} failed: {e}"));
-            let raw = run(&connection, original).await.map_err(|e| failed(&e))?;
+            let raw = connection.run(original).await.map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
@@ -268,7 +258,7 @@ impl McpClient {
             let failed = |e: &dyn std::fmt::Display| {
                 js_error(format!("Getting the prompt {name} failed: {e}"))
             };
-            let raw = run(&connection, original).await.map_err(|e| failed(&e))?;
+            let raw = connection.run(original).await.map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
@@ -280,7 +270,7 @@ impl McpClient {
         future_to_promise(async move {
             let original = Original::ReadResource { uri: uri.clone() };
             let failed = |e: &dyn std::fmt::Display| js_error(format!("Reading {uri} failed: {e}"));
-            let raw = run(&connection, original).await.map_err(|e| failed(&e))?;
+            let raw = connection.run(original).await.map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
