@@ -885,6 +885,14 @@ impl Elicitations {
         Arrival::Show { route }
     }
 
+    /// The method and params of the call whose stream carried the card `route`: what to
+    /// make again so a kept answer reaches its own question (`None`: no such card, or it
+    /// came on the GET stream, outside any call).
+    pub fn call_of(&self, route: &str) -> Option<(&str, Option<&Value>)> {
+        let call = self.cards.get(route)?.call.as_ref()?;
+        Some((call.method.as_str(), call.params.as_ref()))
+    }
+
     /// Where the answer to the card `route` may go, the session now being that of
     /// handshake `epoch_now`. A card of an earlier session keeps `answer` for a re-run of
     /// its call and sends nothing.

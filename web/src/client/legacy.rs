@@ -549,6 +549,14 @@ impl LegacySession {
         }
     }
 
+    /// The method and params of the call the card `id` belongs to (see
+    /// [`Elicitations::call_of`]): the call to make again after [`ClientError::RequestLost`].
+    pub fn call_of(&self, id: &str) -> Option<(String, Option<Value>)> {
+        let book = self.inner.book.borrow();
+        let (method, params) = book.call_of(id)?;
+        Some((method.to_owned(), params.cloned()))
+    }
+
     /// POSTs the user's answer to the server request routed as `id`, on the session that
     /// request came on only. On failure the request stays pending so the user can resend.
     /// A request lost with its session (a restart) gets nothing sent: its answer is kept

@@ -234,6 +234,16 @@ impl Connection {
         }
     }
 
+    /// The method and params of the call the card `id` came in, when a re-run of that
+    /// call is how its answer can still be delivered (legacy, after
+    /// [`ClientError::RequestLost`]); `None` otherwise.
+    pub fn call_of(&self, id: &str) -> Option<(String, Option<Value>)> {
+        match self {
+            Connection::Modern(_) => None,
+            Connection::Legacy(s) => s.call_of(id),
+        }
+    }
+
     /// Delivers the user's answer to the elicitation routed as `id` (see
     /// [`ClientEvent::Elicit`]). On failure the elicitation stays pending: show the error
     /// and let the user resend.

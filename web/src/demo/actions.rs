@@ -208,12 +208,21 @@ pub fn answer(state: AppState, key: String, result: ElicitResult, status: RwSign
         match connection.answer(&key, result).await {
             Ok(()) => status.set(SendStatus::Sent),
             Err(ClientError::RequestLost) => {
-                // The session kept the answer for the same question when the call is made
-                // again, which happens now: the card stays "sending" until the session
-                // says how that went (delivered: it goes; not: it says why in words).
-                status.set(SendStatus::Sending);
-                if let Some(request) = state.last_call.get_untracked() {
-                    run(state, request);
+                // The session kept the answer for the same question when the card's own
+                // call is made again (not the latest call: that may be another one, and
+                // would expire the answer), which happens now: the card stays "sending"
+                // until the session says how that went (delivered: it goes; not: it says
+                // why in words).
+                let call = connection.call_of(&key);
+                match call.and_then(|(method, params)| Request::from_call(&method, params.as_ref()))
+                {
+                    Some(request) => {
+                        status.set(SendStatus::Sending);
+                        run(state, request);
+                    }
+                    None => status.set(SendStatus::Failed(
+                        "The server restarted and lost the request this answer was for.".into(),
+                    )),
                 }
             }
             Err(err) => status.set(SendStatus::Failed(err.to_string())),

@@ -47,6 +47,32 @@ pub enum Request {
 }
 
 impl Request {
+    /// The request a session made as `method` with `params` (see
+    /// [`Connection::call_of`]), when it is one the demo runs.
+    pub fn from_call(method: &str, params: Option<&Value>) -> Option<Request> {
+        let params = params?.as_object()?;
+        let name = || params.get("name")?.as_str().map(str::to_owned);
+        let args = || match params.get("arguments") {
+            Some(Value::Object(args)) => Some(args.clone()),
+            None => Some(Map::new()),
+            Some(_) => None,
+        };
+        match method {
+            "tools/call" => Some(Request::Tool {
+                name: name()?,
+                args: args()?,
+            }),
+            "prompts/get" => Some(Request::Prompt {
+                name: name()?,
+                args: args()?,
+            }),
+            "resources/read" => Some(Request::Resource {
+                uri: params.get("uri")?.as_str()?.to_owned(),
+            }),
+            _ => None,
+        }
+    }
+
     /// How the request is named in messages ("the call to X failed").
     pub fn describe(&self) -> String {
         match self {
