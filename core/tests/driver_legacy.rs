@@ -694,3 +694,36 @@ fn automatic_replies_are_bounded_in_flight_and_pings_are_never_queued() {
     assert_eq!(replies.queued(), 0);
     assert_eq!(replies.in_flight(), MAX_AUTOMATIC_REPLIES_IN_FLIGHT - 1);
 }
+
+#[test]
+fn no_answer_is_built_while_a_new_session_is_being_set_up_or_after_a_404() {
+    let mut s = ready_session();
+    let answer = ElicitResult::cancel();
+    let old = RequestId::Number(0);
+    assert!(s.answer_elicitation(&old, &answer).is_ok());
+    // A new session begins: from the initialize POST on, until its handshake ends, no
+    // answer of the old session may be written (it would carry the new session's id).
+    let init = s.initialize_request().unwrap();
+    let init_id = body(&init)["id"].clone();
+    assert!(s.answer_elicitation(&old, &answer).is_err());
+    assert!(s.answer_sampling(&old, &json!({})).is_err());
+    assert!(s.refuse_sampling(&old, "no").is_err());
+    assert!(s.refuse_elicitation(&old, "no").is_err());
+    let init_id = RequestId::Number(init_id.as_i64().unwrap());
+    s.on_http_status(Some(&init_id), 200, Some("new-session"));
+    assert!(s.answer_elicitation(&old, &answer).is_err());
+    let result = INIT_RESULT.replace(r#""id":0"#, &format!(r#""id":{}"#, body(&init)["id"]));
+    let LegacyEvent::Initialized { .. } = s.on_message(&result) else {
+        panic!()
+    };
+    assert!(s.answer_elicitation(&old, &answer).is_ok());
+    // The server forgot the session (404): nothing is written for it any more.
+    let (id, _) = s
+        .request("tools/call", Some(&json!({"name": "t"})))
+        .unwrap();
+    assert!(matches!(
+        s.on_http_status(Some(&id), 404, None),
+        Some(LegacyEvent::SessionExpired)
+    ));
+    assert!(s.answer_elicitation(&old, &answer).is_err());
+}

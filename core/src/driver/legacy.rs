@@ -278,12 +278,18 @@ impl LegacySession {
         Ok((id.clone(), self.with_session(HttpRequest::post(body))))
     }
 
-    /// The response body to an elicitation request: the user's answer, same id.
+    /// The response body to an elicitation request: the user's answer, same id. Only on a
+    /// ready session: while a new one is set up (from [`initialize_request`] until its
+    /// handshake ends) or after a 404 forgot it, an answer of the old session would carry
+    /// the new session's id to a server that numbers its requests afresh, so none is built.
+    ///
+    /// [`initialize_request`]: Self::initialize_request
     pub fn answer_elicitation(
         &self,
         id: &RequestId,
         result: &ElicitResult,
     ) -> Result<HttpRequest, DriverError> {
+        self.ready()?;
         Ok(self.with_session(HttpRequest::post(result_body(id, result)?)))
     }
 
@@ -294,12 +300,14 @@ impl LegacySession {
         id: &RequestId,
         result: &Value,
     ) -> Result<HttpRequest, DriverError> {
+        self.ready()?;
         Ok(self.with_session(HttpRequest::post(result_body(id, result)?)))
     }
 
     /// The error response to a `sampling/createMessage` request the host's handler could
     /// not answer (it threw, or the user refused): the server's tool sees `why`.
     pub fn refuse_sampling(&self, id: &RequestId, why: &str) -> Result<HttpRequest, DriverError> {
+        self.ready()?;
         let error = ErrorObject {
             code: codes::INTERNAL_ERROR,
             message: why.to_owned(),
@@ -315,6 +323,7 @@ impl LegacySession {
         id: &RequestId,
         why: &str,
     ) -> Result<HttpRequest, DriverError> {
+        self.ready()?;
         let error = ErrorObject {
             code: codes::INTERNAL_ERROR,
             message: why.to_owned(),
