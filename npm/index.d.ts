@@ -1,0 +1,87 @@
+// Types of the npm package `mcp-elicit` (index.js). The schema, validation and client
+// types are wasm-bindgen's (mcp_elicit_web.d.ts, from the Rust crate's annotations).
+
+export type {
+  JsonValue,
+  EnumOption,
+  StringField,
+  NumberField,
+  BooleanField,
+  SelectField,
+  MultiSelectField,
+  Field,
+  FormSpec,
+  ErrorCode,
+  FieldError,
+  ValidationResult,
+  SchemaError,
+  InitInput,
+  InitOutput,
+  SyncInitInput,
+} from "./mcp_elicit_web.js";
+export { McpClient, compileSchema, validateContent } from "./mcp_elicit_web.js";
+
+import type { InitInput, InitOutput, JsonValue, SyncInitInput } from "./mcp_elicit_web.js";
+
+/**
+ * Loads the WebAssembly module; await it once before any other export. Without an argument
+ * the .wasm is fetched from next to the package's JS (`new URL(..., import.meta.url)`, which
+ * Vite and webpack 5 follow); a bundler that does not (esbuild) passes its URL:
+ * `init({ module_or_path: wasmUrl })`.
+ */
+export default function init(
+  module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
+): Promise<InitOutput>;
+
+/** Synchronous init from the .wasm's bytes or a compiled WebAssembly.Module. */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/** `elicitation/create` params as on the wire: form mode. */
+export interface FormElicitParams {
+  mode?: "form";
+  message: string;
+  /** A flat object schema: string, number, integer, boolean and enum properties. */
+  requestedSchema: { [key: string]: JsonValue };
+  _meta?: { [key: string]: JsonValue };
+}
+
+/** `elicitation/create` params as on the wire: URL mode. */
+export interface UrlElicitParams {
+  mode: "url";
+  message: string;
+  url: string;
+  elicitationId: string;
+  _meta?: { [key: string]: JsonValue };
+}
+
+export type ElicitParams = FormElicitParams | UrlElicitParams;
+
+/** Who is asking, shown in the card; a host showing requests from servers should pass it. */
+export interface ElicitOptions {
+  serverName?: string;
+  /** Without it the card names no server. */
+  serverHost?: string;
+}
+
+/** The answer, exactly as it goes on the wire. */
+export type ElicitResult =
+  | { action: "accept"; content?: { [key: string]: JsonValue } }
+  | { action: "decline" }
+  | { action: "cancel" };
+
+/**
+ * Renders one elicitation into `element` (replacing its content) and resolves with the
+ * answer. Rejects with an Error in words for params that are not elicitation params. A
+ * second `elicit` on the same element resolves the first with `cancel`.
+ */
+export function elicit(
+  element: Element,
+  params: ElicitParams,
+  options?: ElicitOptions,
+): Promise<ElicitResult>;
+
+/**
+ * Ends the waiting state of every URL card mounted by `elicit` with this `elicitationId`
+ * (what `notifications/elicitation/complete` does).
+ */
+export function completeElicitation(elicitationId: string): void;

@@ -1,0 +1,37 @@
+// What a developer writes after `npm install mcp-elicit`, bundled with esbuild. The .wasm is
+// imported with esbuild's `file` loader (--loader:.wasm=file): esbuild copies it into dist/
+// and gives its path relative to the bundle, resolved against the bundle's own URL.
+import init, * as mce from "mcp-elicit";
+import { elicit } from "mcp-elicit";
+import wasmUrl from "mcp-elicit/mcp_elicit_web_bg.wasm";
+import "mcp-elicit/style.css";
+
+const out = (id, value) => {
+  document.getElementById(id).textContent = JSON.stringify(value);
+};
+
+window.exportNames = Object.keys(mce).sort();
+
+// Before init: the guard's error, not a TypeError from the glue.
+try {
+  await elicit(document.getElementById("slot"), { message: "x", requestedSchema: {} });
+  out("before-init", { error: null });
+} catch (e) {
+  out("before-init", { error: String(e && e.message) });
+}
+
+await init({ module_or_path: new URL(wasmUrl, import.meta.url) });
+
+const result = await elicit(
+  document.getElementById("slot"),
+  {
+    message: "What should we call you?",
+    requestedSchema: {
+      type: "object",
+      properties: { name: { type: "string", title: "Name", minLength: 1 } },
+      required: ["name"],
+    },
+  },
+  { serverName: "Scratch", serverHost: "scratch.example" },
+);
+out("result", result);

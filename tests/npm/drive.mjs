@@ -1,0 +1,117 @@
+// Serves the bundled scratch app (argv[2]) on loopback and drives it in headless Chromium:
+// the guard's error before init, the package's exports (no demo), the CSS applied, and an
+// answered form's ElicitResult. Exits non-zero with the reason on the first failure.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { join, extname, normalize } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { chromium } from "playwright-core";
+
+const root = process.argv[2];
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+};
+
+const server = createServer(async (req, res) => {
+  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+  const file = join(root, path === "/" ? "index.html" : path);
+  if (!file.startsWith(root)) {
+    res.writeHead(403).end();
+    return;
+  }
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+    res.end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+const profile = mkdtempSync(join(tmpdir(), "mce-npm-chromium-"));
+// A fresh profile each run (playwright's way of passing --user-data-dir).
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  ],
+});
+
+const failures = [];
+const pageErrors = [];
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+try {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(15000);
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") pageErrors.push(m.text());
+  });
+  await page.goto(url);
+
+  const input = page.locator('[data-elicitation][data-mode="form"] input[name="name"]');
+  await input.waitFor();
+
+  const beforeInit = JSON.parse(await page.locator("#before-init").textContent());
+  check(
+    typeof beforeInit.error === "string" && beforeInit.error.includes("before init()"),
+    `elicit before init rejects in words: ${beforeInit.error}`,
+  );
+
+  const names = await page.evaluate(() => window.exportNames);
+  const expected = ["McpClient", "compileSchema", "completeElicitation", "default", "elicit",
+    "initSync", "validateContent"];
+  check(
+    JSON.stringify(names) === JSON.stringify(expected),
+    `exports are the library's, no mountDemo: ${names.join(", ")}`,
+  );
+
+  const style = await page.locator(".mce-elicitation").evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { radius: s.borderTopLeftRadius, border: s.borderTopStyle, accent: s.getPropertyValue("--mce-accent").trim() };
+  });
+  check(
+    style.radius === "8px" && style.border === "solid" && style.accent !== "",
+    `mcp-elicit/style.css applies to .mce-elicitation: ${JSON.stringify(style)}`,
+  );
+  const bodyMargin = await page.evaluate(() => getComputedStyle(document.body).margin);
+  check(bodyMargin === "8px", `the CSS leaves the host's body alone (margin ${bodyMargin})`);
+
+  const server = await page.locator("[data-elicitation]").textContent();
+  check(server.includes("scratch.example"), "the card names the requesting server's host");
+
+  await input.fill("Ada");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await page.locator("#result").filter({ hasText: "action" }).waitFor();
+  const result = JSON.parse(await page.locator("#result").textContent());
+  check(
+    JSON.stringify(result) === JSON.stringify({ action: "accept", content: { name: "Ada" } }),
+    `elicit resolves with the ElicitResult: ${JSON.stringify(result)}`,
+  );
+  check(pageErrors.length === 0, `no page errors${pageErrors.length ? ": " + pageErrors.join(" | ") : ""}`);
+} catch (e) {
+  failures.push(String(e));
+  console.log(`FAIL ${e}`);
+  if (pageErrors.length) console.log(`page errors: ${pageErrors.join(" | ")}`);
+} finally {
+  await browser.close();
+  server.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+if (failures.length) {
+  console.error(`[npm test] ${failures.length} check(s) failed`);
+  process.exit(1);
+}
+console.log("[npm test] the installed package works");

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The npm package as installed: builds it (scripts/build-npm; or takes the tarball in
+# $MCP_ELICIT_TARBALL), installs the tarball into a temp copy of the scratch app
+# (tests/npm/app), bundles the app with esbuild and drives the bundle in headless Chromium
+# (drive.mjs). Run from anywhere: tests/npm/run.sh
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+here="$repo/tests/npm"
+
+if [ -n "${MCP_ELICIT_TARBALL:-}" ]; then
+  tarball=$MCP_ELICIT_TARBALL
+else
+  tarball=$("$repo/scripts/build-npm" | tail -n 1)
+fi
+case "$tarball" in /*) ;; *) tarball="$(pwd)/$tarball" ;; esac
+[ -f "$tarball" ] || { echo "[npm test] no tarball at $tarball" >&2; exit 1; }
+
+app=$(mktemp -d "${TMPDIR:-/tmp}/mce-npm-app.XXXXXX")
+trap 'rm -rf "$app"' EXIT
+cp "$here/app/package.json" "$here/app/index.html" "$here/app/main.js" "$here/drive.mjs" "$app/"
+cd "$app"
+
+echo "[npm test] npm install $tarball into $app"
+npm pkg set "dependencies.mcp-elicit=file:$tarball"
+npm install --no-audit --no-fund --loglevel=error
+
+# What was installed is the package, not the repository: the library's files only.
+pkgdir=node_modules/mcp-elicit
+for f in package.json index.js index.d.ts mcp_elicit_web.js mcp_elicit_web_bg.wasm style.css README.md CHANGELOG.md; do
+  [ -f "$pkgdir/$f" ] || { echo "[npm test] the package lacks $f" >&2; exit 1; }
+done
+if grep -q "mountDemo" "$pkgdir/index.js" "$pkgdir/index.d.ts"; then
+  echo "[npm test] the package's entry exports the demo (mountDemo)" >&2
+  exit 1
+fi
+
+echo "[npm test] esbuild"
+npm run --silent build
+ls -l dist
+
+echo "[npm test] headless Chromium"
+node drive.mjs "$app"
