@@ -33,7 +33,15 @@ export default function init(input) {
       },
       (e) => {
         starting = undefined;
-        throw e;
+        if (input !== undefined) throw e;
+        // The usual cause: a bundler that does not copy the .wasm next to the bundle.
+        throw new Error(
+          "mcp-elicit: init() could not load mcp_elicit_web_bg.wasm from next to the " +
+            `package's JS (${e && e.message ? e.message : e}); if a bundler (e.g. esbuild) ` +
+            "did not copy it, import its URL and pass it: " +
+            "init({ module_or_path: new URL(wasmUrl, import.meta.url) }) (see the README)",
+          { cause: e },
+        );
       },
     );
   }

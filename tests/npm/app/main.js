@@ -20,6 +20,15 @@ try {
   out("before-init", { error: String(e && e.message) });
 }
 
+// Without an argument, in an esbuild bundle: the .wasm is not next to the bundle under its
+// own name, and the error says what to do.
+try {
+  await init();
+  out("default-init", { error: null });
+} catch (e) {
+  out("default-init", { error: String(e && e.message) });
+}
+
 await init({ module_or_path: new URL(wasmUrl, import.meta.url) });
 
 const result = await elicit(
