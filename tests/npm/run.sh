@@ -17,12 +17,14 @@ case "$tarball" in /*) ;; *) tarball="$(pwd)/$tarball" ;; esac
 
 app=$(mktemp -d "${TMPDIR:-/tmp}/mce-npm-app.XXXXXX")
 trap 'rm -rf "$app"' EXIT
-cp "$here/app/package.json" "$here/app/index.html" "$here/app/main.js" "$here/drive.mjs" "$app/"
+cp "$here/app/package.json" "$here/app/package-lock.json" "$here/app/index.html" \
+  "$here/app/main.js" "$here/drive.mjs" "$app/"
 cd "$app"
 
+# The pinned esbuild and playwright-core (package-lock.json), then the tarball, as a user would.
+npm ci --no-audit --no-fund --loglevel=error
 echo "[npm test] npm install $tarball into $app"
-npm pkg set "dependencies.mcp-elicit=file:$tarball"
-npm install --no-audit --no-fund --loglevel=error
+npm install --no-save --no-audit --no-fund --loglevel=error "$tarball"
 
 # What was installed is the package, not the repository: the library's files only.
 pkgdir=node_modules/mcp-elicit
