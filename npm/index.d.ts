@@ -19,9 +19,34 @@ export type {
   InitOutput,
   SyncInitInput,
 } from "./mcp_elicit_web.js";
-export { McpClient, compileSchema, validateContent } from "./mcp_elicit_web.js";
+export { compileSchema, validateContent } from "./mcp_elicit_web.js";
 
 import type { InitInput, InitOutput, JsonValue, SyncInitInput } from "./mcp_elicit_web.js";
+import type { McpClient as WasmMcpClient } from "./mcp_elicit_web.js";
+
+/** What `McpClient.connect` takes besides the URL. */
+export interface McpClientOptions {
+  /** Required: the element where elicitation cards appear. */
+  container: HTMLElement;
+  /** Default "auto": the modern era when the server speaks it, else the legacy one. */
+  protocol?: "auto" | "2026-07-28" | "2025-11-25";
+  /** Input rounds one call may take (a whole number, at most the client's limit). */
+  maxRounds?: number;
+  /** Answers `roots/list`. */
+  roots?: { uri: string; name?: string }[];
+  /**
+   * Only a host with an LLM passes this; without it sampling is not declared. Returns the
+   * `CreateMessageResult` (or a Promise of it); throwing refuses the request.
+   */
+  sampling?: (params: { [key: string]: JsonValue }) => unknown;
+}
+
+/** A live connection and the view of its pending elicitations (wasm-bindgen's class). */
+export type McpClient = WasmMcpClient;
+export declare const McpClient: Function & Omit<typeof WasmMcpClient, "connect"> & {
+  /** Connects and shows elicitations in `options.container`; rejects with the reason in words. */
+  connect(url: string, options: McpClientOptions): Promise<WasmMcpClient>;
+};
 
 /**
  * Loads the WebAssembly module; await it once before any other export. Without an argument

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The npm package as installed: builds it (scripts/build-npm; or takes the tarball in
 # $MCP_ELICIT_TARBALL), installs the tarball into a temp copy of the scratch app
-# (tests/npm/app), bundles the app with esbuild and drives the bundle in headless Chromium
-# (drive.mjs). Run from anywhere: tests/npm/run.sh
+# (tests/npm/app), type-checks types.ts against it with tsc, bundles the app with esbuild
+# and drives the bundle in headless Chromium (drive.mjs). Run from anywhere: tests/npm/run.sh
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$repo/tests/npm"
@@ -18,7 +18,7 @@ case "$tarball" in /*) ;; *) tarball="$(pwd)/$tarball" ;; esac
 app=$(mktemp -d "${TMPDIR:-/tmp}/mce-npm-app.XXXXXX")
 trap 'rm -rf "$app"' EXIT
 cp "$here/app/package.json" "$here/app/package-lock.json" "$here/app/index.html" \
-  "$here/app/main.js" "$here/drive.mjs" "$app/"
+  "$here/app/main.js" "$here/app/types.ts" "$here/app/tsconfig.json" "$here/drive.mjs" "$app/"
 cd "$app"
 
 # The pinned esbuild and playwright-core (package-lock.json), then the tarball, as a user would.
@@ -35,6 +35,9 @@ if grep -q "mountDemo" "$pkgdir/index.js" "$pkgdir/index.d.ts"; then
   echo "[npm test] the package's entry exports the demo (mountDemo)" >&2
   exit 1
 fi
+
+echo "[npm test] tsc: the package's types, as a TypeScript user imports them"
+npm run --silent typecheck
 
 echo "[npm test] esbuild"
 npm run --silent build

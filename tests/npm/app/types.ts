@@ -1,0 +1,54 @@
+// Type-checked against the installed package (tsc --noEmit in run.sh), never run: each export
+// has types, and wrong arguments are errors (the @ts-expect-error lines fail if they are not).
+import init, {
+  McpClient,
+  compileSchema,
+  completeElicitation,
+  elicit,
+  initSync,
+  validateContent,
+  type ElicitResult,
+  type FormSpec,
+  type McpClientOptions,
+  type ValidationResult,
+} from "mcp-elicit";
+
+export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void> {
+  await init();
+  await init({ module_or_path: new URL("x.wasm", import.meta.url) });
+  initSync({ module: bytes });
+
+  const result: ElicitResult = await elicit(
+    slot,
+    { message: "m", requestedSchema: { type: "object", properties: {} } },
+    { serverName: "S", serverHost: "s.example" },
+  );
+  if (result.action === "accept") {
+    const content: { [key: string]: unknown } | undefined = result.content;
+    void content;
+  }
+  await elicit(slot, { mode: "url", message: "m", url: "https://a.example", elicitationId: "e" });
+  // @ts-expect-error URL mode needs an elicitationId
+  await elicit(slot, { mode: "url", message: "m", url: "https://a.example" });
+  // @ts-expect-error options name the server with strings
+  await elicit(slot, { message: "m", requestedSchema: {} }, { serverHost: 1 });
+  completeElicitation("e");
+
+  const spec: FormSpec = compileSchema({ type: "object", properties: {} });
+  const checked: ValidationResult = validateContent({ type: "object" }, {});
+  void spec;
+  void checked;
+
+  const options: McpClientOptions = { container: slot, protocol: "auto", maxRounds: 3 };
+  const client = await McpClient.connect("https://mcp.example/mcp", options);
+  if (client instanceof McpClient) {
+    const version: string = client.protocolVersion;
+    void version;
+  }
+  await client.callTool("t", {});
+  await client.close();
+  // @ts-expect-error the container is required
+  await McpClient.connect("https://mcp.example/mcp", { protocol: "auto" });
+  // @ts-expect-error not a protocol version
+  await McpClient.connect("https://mcp.example/mcp", { container: slot, protocol: "2024" });
+}
