@@ -3,8 +3,9 @@
 //! API ([`crate::host`]) so both show, keep and retire cards the same way.
 //!
 //! A server decides how many requests it sends, so the list is built for many: a card
-//! arrives, is replaced or retired in O(log n), and at most [`MAX_PENDING_CARDS`] are shown
-//! per connection (see there for what happens beyond).
+//! arrives, is replaced or retired in O(log n), and at most [`MAX_PENDING_CARDS`] cards
+//! holding at most [`MAX_PENDING_CARD_BYTES`] are shown per connection (see there for what
+//! happens beyond).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -16,6 +17,16 @@ use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
 pub use crate::client::MAX_PENDING_CARDS;
 use crate::client::{ClientEvent, EventSink, ServerIdentity};
 use crate::components::{ElicitationView, SendStatus};
+
+/// The most bytes the requests of the shown cards of one list (one connection's at a time) may hold together, measured
+/// as their params' JSON size. Each card's text is held a few times over (the protocol
+/// machine's copy, the card's, the DOM's), and a message may be as long as a line of the
+/// stream (16 MiB): a few dozen such cards would exhaust the wasm heap (4 GiB) while staying
+/// under [`MAX_PENDING_CARDS`]. 32 MiB is far beyond any question a person reads (a long
+/// form with a thousand options is well under 1 MiB). Beyond it a new request gets no card:
+/// it is answered `cancel`, and the list says that requests too large to show were refused.
+/// Cards that wait for nobody (answered URL cards, retired cards) make room first.
+pub const MAX_PENDING_CARD_BYTES: usize = 32 * 1024 * 1024;
 
 /// One elicitation waiting for (or being answered by) the user. Cheap to clone: the keyed
 /// list copies every entry on each change.
@@ -39,6 +50,50 @@ impl Pending {
     fn is_url(&self) -> bool {
         matches!(*self.params, ElicitRequestParams::Url(_))
     }
+
+    fn elicitation_id(&self) -> Option<&str> {
+        match &*self.params {
+            ElicitRequestParams::Url(url) => Some(&url.elicitation_id),
+            ElicitRequestParams::Form(_) => None,
+        }
+    }
+
+    /// What the card counts toward [`MAX_PENDING_CARD_BYTES`]: its params' JSON size and its
+    /// ids, counted without writing the JSON out.
+    fn size(&self) -> usize {
+        let mut count = ByteCount(0);
+        // Writing into a counter cannot fail; a params value serde refuses counts as huge.
+        let params = match serde_json::to_writer(&mut count, &*self.params) {
+            Ok(()) => count.0,
+            Err(_) => usize::MAX,
+        };
+        params
+            .saturating_add(self.id.len())
+            .saturating_add(self.key.len())
+    }
+}
+
+/// A writer that only counts the bytes written into it.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Why the list had no room for a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refusal {
+    /// [`MAX_PENDING_CARDS`] cards wait for the person.
+    Count,
+    /// The cards waiting for the person hold [`MAX_PENDING_CARD_BYTES`].
+    Bytes,
 }
 
 /// The cards in arrival order, with the indexes that make arrival and answer O(log n).
@@ -47,9 +102,13 @@ pub struct Cards {
     by_seq: BTreeMap<u64, Pending>,
     /// Routing id to arrival number.
     seq_of: HashMap<String, u64>,
-    /// URL cards already answered: they only show their waiting state, so they are the
-    /// first to go when the list is full.
-    answered_urls: BTreeSet<u64>,
+    /// Cards that wait for nobody: URL cards already answered (they only show their
+    /// waiting state) and retired cards (they only say why they cannot be answered). They
+    /// are the first to go when the list is full.
+    spent: BTreeSet<u64>,
+    /// The sizes ([`Pending::size`]) of the cards shown, by arrival number, and their sum.
+    sizes: HashMap<u64, usize>,
+    bytes: usize,
 }
 
 impl Cards {
@@ -74,25 +133,59 @@ impl Cards {
 
     fn remove(&mut self, id: &str) -> Option<Pending> {
         let seq = self.seq_of.remove(id)?;
-        self.answered_urls.remove(&seq);
+        self.forget(seq)
+    }
+
+    /// Drops the card that arrived as `seq` and what the indexes hold of it, but `seq_of`.
+    fn forget(&mut self, seq: u64) -> Option<Pending> {
+        self.spent.remove(&seq);
+        let size = self.sizes.remove(&seq).unwrap_or(0);
+        self.bytes = self.bytes.saturating_sub(size);
         self.by_seq.remove(&seq)
     }
 
-    /// Adds `card`, replacing one with the same id. `false` (and nothing changes) when the
-    /// list is full of cards still waiting for the person.
-    fn add(&mut self, card: Pending) -> bool {
+    /// Whether a shown URL card waits on `elicitation_id` (O(n), n at most
+    /// [`MAX_PENDING_CARDS`]).
+    fn shows_url(&self, elicitation_id: &str) -> bool {
+        self.iter()
+            .any(|card| card.elicitation_id() == Some(elicitation_id))
+    }
+
+    /// Adds `card`, replacing one with the same id, making room by dropping spent cards,
+    /// oldest first. `Err` (and nothing else changes) when the list is full of cards still
+    /// waiting for the person.
+    fn add(&mut self, card: Pending) -> Result<(), Refusal> {
         self.remove(&card.id);
-        if self.by_seq.len() >= MAX_PENDING_CARDS {
-            let Some(oldest) = self.answered_urls.pop_first() else {
-                return false;
+        let size = card.size();
+        let full = |cards: &Self| {
+            if cards.by_seq.len() >= MAX_PENDING_CARDS {
+                Some(Refusal::Count)
+            } else if cards.bytes.saturating_add(size) > MAX_PENDING_CARD_BYTES {
+                Some(Refusal::Bytes)
+            } else {
+                None
+            }
+        };
+        while let Some(why) = full(self) {
+            let Some(oldest) = self.spent.first().copied() else {
+                return Err(why);
             };
-            if let Some(gone) = self.by_seq.remove(&oldest) {
+            if let Some(gone) = self.forget(oldest) {
                 self.seq_of.remove(&gone.id);
             }
         }
         self.seq_of.insert(card.id.clone(), card.seq);
+        self.sizes.insert(card.seq, size);
+        self.bytes = self.bytes.saturating_add(size);
         self.by_seq.insert(card.seq, card);
-        true
+        Ok(())
+    }
+
+    /// The card routed as `id` can no longer be answered: it stays, but makes room first.
+    fn retire(&mut self, id: &str) {
+        if let Some(&seq) = self.seq_of.get(id) {
+            self.spent.insert(seq);
+        }
     }
 
     /// The answer to `id` was delivered: a form card goes; a URL card stays, showing its
@@ -103,7 +196,7 @@ impl Cards {
         };
         match self.by_seq.get(&seq) {
             Some(card) if card.is_url() => {
-                self.answered_urls.insert(seq);
+                self.spent.insert(seq);
             }
             _ => {
                 self.remove(id);
@@ -116,12 +209,16 @@ impl Cards {
 #[derive(Clone, Copy)]
 pub struct PendingRequests {
     pub items: RwSignal<Cards>,
-    /// `elicitationId`s the server reported complete (ends URL cards' waiting state).
+    /// `elicitationId`s the server reported complete (ends URL cards' waiting state). Only
+    /// those of URL cards shown are kept, so a server cannot fill it with completions of
+    /// elicitations it never asked; it holds at most about 2 × [`MAX_PENDING_CARDS`] ids.
     pub completed: RwSignal<HashSet<String>>,
     /// Informational lines from the client (e.g. a re-initialised session).
     pub notice: RwSignal<Option<String>>,
     /// Requests were refused because [`MAX_PENDING_CARDS`] cards were showing.
     pub overflowed: RwSignal<bool>,
+    /// Requests were refused because the cards showing held [`MAX_PENDING_CARD_BYTES`].
+    pub too_large: RwSignal<bool>,
     /// Routing ids of requests refused by the list itself, for [`PendingList`] to answer
     /// `cancel` (it holds the answer path).
     refused: RwSignal<Vec<String>>,
@@ -135,6 +232,7 @@ impl PendingRequests {
             completed: RwSignal::new(HashSet::new()),
             notice: RwSignal::new(None),
             overflowed: RwSignal::new(false),
+            too_large: RwSignal::new(false),
             refused: RwSignal::new(Vec::new()),
             arrivals: StoredValue::new(0),
         }
@@ -150,7 +248,9 @@ impl PendingRequests {
     /// Drops every card (the connection they belonged to is gone).
     pub fn clear(self) {
         self.items.set(Cards::default());
+        self.completed.set(HashSet::new());
         self.overflowed.set(false);
+        self.too_large.set(false);
     }
 
     /// The status signal of the card routed as `id`, if it is shown.
@@ -174,10 +274,13 @@ impl PendingRequests {
                     status: RwSignal::new(SendStatus::Idle),
                     server,
                 };
-                let mut added = true;
+                let mut added = Ok(());
                 self.items.update(|cards| added = cards.add(card));
-                if !added {
-                    self.overflowed.set(true);
+                if let Err(why) = added {
+                    match why {
+                        Refusal::Count => self.overflowed.set(true),
+                        Refusal::Bytes => self.too_large.set(true),
+                    }
                     self.refused.update(|ids| ids.push(id));
                 }
             }
@@ -194,12 +297,38 @@ impl PendingRequests {
                     status.set(SendStatus::Failed(reason));
                 }
             }
-            ClientEvent::Completed { elicitation_id } => self.completed.update(|done| {
-                done.insert(elicitation_id);
-            }),
+            ClientEvent::Completed { elicitation_id } => {
+                let shown = self
+                    .items
+                    .with_untracked(|cards| cards.shows_url(&elicitation_id));
+                if !shown
+                    || self
+                        .completed
+                        .with_untracked(|c| c.contains(&elicitation_id))
+                {
+                    return;
+                }
+                self.completed.update(|done| {
+                    if done.len() >= MAX_PENDING_CARDS {
+                        // Keep only the ids of cards still shown: at most the cap.
+                        self.items.with_untracked(|cards| {
+                            let waiting: HashSet<&str> =
+                                cards.iter().filter_map(Pending::elicitation_id).collect();
+                            done.retain(|id| waiting.contains(id.as_str()));
+                        });
+                    }
+                    done.insert(elicitation_id);
+                })
+            }
             ClientEvent::Notice(text) => self.notice.set(Some(text)),
             ClientEvent::Server(identity) => server.set(Some(identity)),
             ClientEvent::CardsRefused => self.overflowed.set(true),
+            ClientEvent::Retired { id, reason } => {
+                if let Some(status) = self.status_of(&id) {
+                    status.set(SendStatus::Gone(reason));
+                }
+                self.items.update(|cards| cards.retire(&id))
+            }
         }
     }
 }
@@ -238,6 +367,14 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
                     )}
                 </p>
             })}
+            {move || requests.too_large.get().then(|| view! {
+                <p class="mce-cards-refused" role="alert" data-testid="cards-too-large">
+                    {format!(
+                        "The server's requests were too large to show at once (more than {} MiB together); later ones were refused.",
+                        MAX_PENDING_CARD_BYTES / (1024 * 1024)
+                    )}
+                </p>
+            })}
             <For
                 each=move || requests.items.with(|cards| cards.iter().cloned().collect::<Vec<_>>())
                 key=|p: &Pending| (p.seq, p.id.clone())
@@ -245,7 +382,10 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
                     let id = p.id.clone();
                     let status = p.status;
                     let answer = Callback::new(move |result| {
-                        on_answer.run((id.clone(), result, status))
+                        // A retired card has nobody to answer (a key press may still try).
+                        if !matches!(status.get_untracked(), SendStatus::Gone(_)) {
+                            on_answer.run((id.clone(), result, status))
+                        }
                     });
                     let server = p.server.clone();
                     view! {
@@ -261,5 +401,117 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
                 }
             />
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_elicit::wire::ElicitRequestParams;
+    use serde_json::json;
+
+    fn params(v: serde_json::Value) -> ElicitRequestParams {
+        serde_json::from_value(v).unwrap_or_else(|e| panic!("params: {e}"))
+    }
+
+    fn form(sink: &EventSink, id: &str, message: &str) {
+        sink(ClientEvent::Elicit {
+            id: id.to_owned(),
+            key: id.to_owned(),
+            params: params(json!({
+                "message": message,
+                "requestedSchema": {"type": "object", "properties": {"x": {"type": "string"}}}
+            })),
+        });
+    }
+
+    fn url(sink: &EventSink, id: &str, elicitation_id: &str) {
+        sink(ClientEvent::Elicit {
+            id: id.to_owned(),
+            key: id.to_owned(),
+            params: params(json!({
+                "mode": "url", "message": "Visit", "url": "https://example.com/",
+                "elicitationId": elicitation_id
+            })),
+        });
+    }
+
+    fn ids(requests: PendingRequests) -> Vec<String> {
+        requests
+            .items
+            .with_untracked(|cards| cards.iter().map(|c| c.id.clone()).collect())
+    }
+
+    #[test]
+    fn only_completions_of_shown_url_cards_are_kept_and_clear_forgets_them() {
+        let requests = PendingRequests::new();
+        let sink = requests.sink();
+        url(&sink, "u1", "e1");
+        // An endless stream of completions for elicitations nobody was shown.
+        for i in 0..10_000 {
+            sink(ClientEvent::Completed {
+                elicitation_id: format!("never-shown-{i}"),
+            });
+        }
+        assert_eq!(requests.completed.with_untracked(HashSet::len), 0);
+        sink(ClientEvent::Completed {
+            elicitation_id: "e1".into(),
+        });
+        assert!(requests.completed.with_untracked(|c| c.contains("e1")));
+        requests.clear();
+        assert_eq!(requests.completed.with_untracked(HashSet::len), 0);
+    }
+
+    #[test]
+    fn requests_beyond_the_byte_budget_are_refused() {
+        let requests = PendingRequests::new();
+        let sink = requests.sink();
+        let big = "m".repeat(1024 * 1024);
+        let sent = 40;
+        for i in 0..sent {
+            form(&sink, &format!("r{i}"), &big);
+        }
+        let shown = ids(requests).len();
+        assert!(shown < sent, "all {shown} big cards were kept");
+        let refused = requests.refused.get_untracked();
+        assert_eq!(refused.len(), sent - shown, "every refused one is answered");
+        assert_eq!(refused.first(), Some(&format!("r{shown}")));
+        // Once a card goes, its bytes are free again.
+        sink(ClientEvent::Answered { id: "r0".into() });
+        form(&sink, "again", &big);
+        assert_eq!(ids(requests).last().map(String::as_str), Some("again"));
+    }
+
+    #[test]
+    fn retired_cards_stay_worded_but_make_room() {
+        let requests = PendingRequests::new();
+        let sink = requests.sink();
+        for i in 0..MAX_PENDING_CARDS {
+            form(&sink, &format!("old{i}"), "Asked by a call that failed");
+        }
+        for i in 0..MAX_PENDING_CARDS {
+            sink(ClientEvent::Retired {
+                id: format!("old{i}"),
+                reason: "The call failed: HTTP 500.".into(),
+            });
+        }
+        let first = requests
+            .items
+            .with_untracked(|cards| cards.get("old0").map(|c| c.status.get_untracked()));
+        assert!(
+            matches!(first, Some(SendStatus::Gone(ref why)) if why.contains("HTTP 500")),
+            "{first:?}"
+        );
+        for i in 0..MAX_PENDING_CARDS {
+            form(&sink, &format!("new{i}"), "A later call asks");
+        }
+        assert!(
+            requests.refused.get_untracked().is_empty(),
+            "nothing refused"
+        );
+        assert!(!requests.overflowed.get_untracked());
+        let shown = ids(requests);
+        assert_eq!(shown.len(), MAX_PENDING_CARDS);
+        assert!(shown.iter().all(|id| id.starts_with("new")));
     }
 }

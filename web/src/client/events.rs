@@ -27,6 +27,12 @@ pub enum ClientEvent {
     /// answer whose resend failed, or that the call made again never asked for. The card
     /// shows `reason` and keeps its answer; Submit resends.
     AnswerFailed { id: String, reason: String },
+    /// The elicitation `id` can no longer be answered: the call it belonged to ended (it
+    /// failed, or finished without it), or its request was lost and will not be asked
+    /// again. `reason` says so in words. The card stays, showing `reason`, with its buttons
+    /// disabled, and no longer counts toward [`MAX_PENDING_CARDS`] (it is the first to go
+    /// when the list is full).
+    Retired { id: String, reason: String },
     /// The server says the URL-mode elicitation `elicitation_id` is complete.
     Completed { elicitation_id: String },
     /// A line for the connection status (e.g. "session expired; connected again").
@@ -48,6 +54,12 @@ pub enum ClientEvent {
 /// waiting state, make room first.
 pub const MAX_PENDING_CARDS: usize = 256;
 
+/// The most characters of a server's name a card shows. A name is a label read at a
+/// glance (the SDKs' are a few words); the card repeats it on every request, so a server
+/// must not make each card megabytes long through it. Beyond it the name is cut and ends
+/// in "…".
+pub const MAX_SERVER_NAME_CHARS: usize = 256;
+
 /// The requesting server as a card names it: its `serverInfo` name and the endpoint's host.
 /// Server text, shown as text only.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,12 +80,20 @@ impl ServerIdentity {
                 .flatten()
                 .map(str::trim)
                 .find(|n| !n.is_empty())
-                .map(str::to_owned)
+                .map(cut_name)
         });
         ServerIdentity {
             name,
             host: host_of(url).to_owned(),
         }
+    }
+}
+
+/// `name`, or its first [`MAX_SERVER_NAME_CHARS`] characters and "…" when it is longer.
+fn cut_name(name: &str) -> String {
+    match name.char_indices().nth(MAX_SERVER_NAME_CHARS) {
+        None => name.to_owned(),
+        Some((end, _)) => format!("{}…", name.get(..end).unwrap_or_default()),
     }
 }
 
@@ -192,6 +212,24 @@ mod tests {
         let nameless = ServerIdentity::new(Some(&info(" ", None)), url);
         assert_eq!(nameless.name, None);
         assert_eq!(ServerIdentity::new(None, url).name, None);
+    }
+
+    #[test]
+    fn a_long_name_is_cut_to_the_bound() {
+        let url = "http://h/mcp";
+        let exact = "é".repeat(MAX_SERVER_NAME_CHARS);
+        let kept = ServerIdentity::new(Some(&info(&exact, None)), url);
+        assert_eq!(
+            kept.name.as_deref(),
+            Some(exact.as_str()),
+            "at the bound: whole"
+        );
+        let huge = "é".repeat(4 * 1024 * 1024);
+        let cut = ServerIdentity::new(Some(&info(&huge, None)), url);
+        let name = cut.name.unwrap_or_default();
+        assert_eq!(name.chars().count(), MAX_SERVER_NAME_CHARS + 1);
+        assert!(name.ends_with('…'), "{name:?}");
+        assert!(name.starts_with(&"é".repeat(MAX_SERVER_NAME_CHARS)));
     }
 
     #[test]

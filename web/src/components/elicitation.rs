@@ -81,6 +81,7 @@ pub fn ElicitationView(
             // the site, which the status line under the buttons says apart.
             let data_state = move || match (status.get(), card.get()) {
                 (_, c @ (CardState::Waiting | CardState::Complete)) => c.as_str(),
+                (SendStatus::Gone(_), _) => "closed",
                 (SendStatus::Sending, _) => "sending",
                 (SendStatus::Failed(_), CardState::Pending) => "failed",
                 (_, c) => c.as_str(),
@@ -99,12 +100,14 @@ pub fn ElicitationView(
                 SendStatus::Sending => "sending",
                 SendStatus::Failed(_) => "failed",
                 SendStatus::Sent => "answered",
+                SendStatus::Gone(_) => "closed",
                 SendStatus::Idle if answered.get() => "answered",
                 SendStatus::Idle => "pending",
             };
             // Once answered (and not failed), the form is read-only: the answer is given.
             let locked = Signal::derive(move || {
-                answered.get() && !matches!(status.get(), SendStatus::Failed(_))
+                matches!(status.get(), SendStatus::Gone(_))
+                    || (answered.get() && !matches!(status.get(), SendStatus::Failed(_)))
             });
             let body = match schema::compile(&form.requested_schema) {
                 Ok(spec) => view! {

@@ -82,6 +82,14 @@ pub fn status_line(status: Signal<SendStatus>, resend_hint: &'static str) -> imp
         SendStatus::Sent => {
             Some(view! { <p class="mce-status" role="status">"Answer sent."</p> }.into_any())
         }
+        SendStatus::Gone(reason) => Some(
+            view! {
+                <p class="mce-status mce-failed" role="alert" data-testid="card-closed">
+                    "This request can no longer be answered: " {reason}
+                </p>
+            }
+            .into_any(),
+        ),
     }
 }
 
@@ -120,7 +128,11 @@ pub fn SchemaForm(
     let status = status.unwrap_or_else(|| Signal::stored(SendStatus::Idle));
     let outer_disabled = disabled.unwrap_or_else(|| Signal::stored(false));
     let busy = Signal::derive(move || {
-        outer_disabled.get() || matches!(status.get(), SendStatus::Sending | SendStatus::Sent)
+        outer_disabled.get()
+            || matches!(
+                status.get(),
+                SendStatus::Sending | SendStatus::Sent | SendStatus::Gone(_)
+            )
     });
     let form_ref = NodeRef::<html::Div>::new();
 

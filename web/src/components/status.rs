@@ -13,4 +13,7 @@ pub enum SendStatus {
     Failed(String),
     /// The server has the answer.
     Sent,
+    /// The request can no longer be answered (its call ended), in words: shown as an
+    /// alert, and the buttons stay disabled.
+    Gone(String),
 }

@@ -61,7 +61,8 @@ pub fn UrlCard(
             }
         });
     }
-    let busy = Signal::derive(move || matches!(status.get(), SendStatus::Sending));
+    let busy =
+        Signal::derive(move || matches!(status.get(), SendStatus::Sending | SendStatus::Gone(_)));
     let open_error = RwSignal::new(None::<String>);
 
     let decline_cancel = move || {
