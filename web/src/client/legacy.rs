@@ -17,14 +17,16 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use mcp_elicit::driver::http::failure_from_http;
 use mcp_elicit::driver::legacy::{
     AnswerPlan, Arrival, AutomaticReplies, Elicitations, LegacyConfig, LegacyEvent,
-    LegacySession as Machine, Offered, Reconnect, RunId,
+    LegacySession as Machine, Offered, Reconnect, RunId, SessionState,
 };
 use mcp_elicit::driver::{DriverError, HttpRequest};
 use mcp_elicit::sse::SseError;
+use mcp_elicit::wire::jsonrpc::quote;
 use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
 use mcp_elicit::wire::{ClientCapabilities, ElicitRequestParams, ElicitResult, RequestId};
 use serde_json::value::RawValue;
@@ -49,6 +51,17 @@ pub const MAX_SAMPLING_IN_FLIGHT: usize = 4;
 /// one of these.
 pub const URL_REQUIRED_KEY_PREFIX: &str = "url-required:";
 
+/// URL elicitations of one -32042 error shown as cards at most. A person opens a few links
+/// before retrying a call; a server listing more would only grow the page. The rest are
+/// not shown: one notice says how many were left out.
+pub const MAX_REQUIRED_URLS_PER_ERROR: usize = 64;
+
+/// Numbers every legacy session this page starts (a handshake begun), across all
+/// connections: a card's route begins with its session's number, so no two sessions (a
+/// restart's new one, or the next connection after a close) share a route, and an answer
+/// routed to one can never reach another's request of the same JSON-RPC id.
+static SESSION_NUMBERS: AtomicU64 = AtomicU64::new(0);
+
 /// A legacy session. Cheap to clone; all clones share the session.
 #[derive(Clone)]
 pub struct LegacySession {
@@ -68,12 +81,19 @@ struct Inner {
     sampling_in_flight: Cell<usize>,
     /// Aborts the GET stream on disconnect.
     get_stream: RefCell<Option<AbortController>>,
+    /// Aborts the streams of the requests in flight on close, so a closed session shows
+    /// nothing more.
+    posts: Option<AbortController>,
     closed: Cell<bool>,
     /// Numbers the -32042 cards whose `elicitationId` is absent.
     url_required_cards: Cell<u64>,
-    /// Counts completed handshakes, so requests that all met the same expired session
-    /// renew it once between them.
+    /// The page-wide number ([`SESSION_NUMBERS`]) of the session begun last: it moves when
+    /// a handshake begins, so from then on no card of an earlier session is answered here,
+    /// and requests that all met the same expired session renew it once between them.
     epoch: Cell<u64>,
+    /// Whether the handshake of session `epoch` completed: a failed one leaves nothing
+    /// usable, and the next request runs it again.
+    handshaken: Cell<bool>,
     /// Held while a renewal's handshake runs; requests wait for it before sending.
     renewal: futures::lock::Mutex<()>,
 }
@@ -96,9 +116,11 @@ impl LegacySession {
                 replies: RefCell::new(AutomaticReplies::default()),
                 sampling_in_flight: Cell::new(0),
                 get_stream: RefCell::new(None),
+                posts: AbortController::new().ok(),
                 closed: Cell::new(false),
                 url_required_cards: Cell::new(0),
                 epoch: Cell::new(0),
+                handshaken: Cell::new(false),
                 renewal: futures::lock::Mutex::new(()),
             }),
         };
@@ -123,18 +145,63 @@ impl LegacySession {
         machine.server().map(|init| init.server_info.clone())
     }
 
+    /// Sends a request whose answer streams back (a call, a resumption): aborted on close.
     async fn send(&self, request: &HttpRequest) -> Result<RawResponse, ClientError> {
-        exchange::send(&self.inner.url, request, None).await
+        let signal = self.inner.posts.as_ref().map(AbortController::signal);
+        exchange::send(&self.inner.url, request, signal.as_ref()).await
     }
 
+    /// Whether requests and answers may go out on the current session: its handshake
+    /// completed and the server has not forgotten it since.
+    fn usable(&self) -> bool {
+        self.inner.handshaken.get()
+            && !self.inner.closed.get()
+            && self.inner.machine.borrow().state() == SessionState::Ready
+    }
+
+    /// Begins a new session: it gets the next page-wide number at once, before
+    /// `initialize` is sent, so no card of the old session is answered while (or after)
+    /// the new one is set up. The POSTs are bounded by [`ANSWER_POST_TIMEOUT_MS`]: a
+    /// server that stalls its handshake fails it in words instead of holding every later
+    /// request (and a card's "Sending…") forever.
     async fn handshake(&self) -> Result<(), ClientError> {
+        if self.inner.closed.get() {
+            return Err(DriverError::Usage("the session is closed".into()).into());
+        }
         self.stop_get_stream();
+        self.inner.handshaken.set(false);
+        let epoch = SESSION_NUMBERS
+            .fetch_add(1, Ordering::Relaxed)
+            .wrapping_add(1);
+        self.inner.epoch.set(epoch);
+        let url = self.inner.url.as_str();
+        exchange::bounded(url, ANSWER_POST_TIMEOUT_MS, |signal| {
+            self.handshake_exchange(signal, epoch)
+        })
+        .await?;
+        self.inner.handshaken.set(true);
+        // Without a session (a stateless server) a GET stream has nothing to carry and
+        // would only hold a connection open (the SDK's client skips it too).
+        let has_session = self.inner.machine.borrow().session_id().is_some();
+        if has_session {
+            self.open_get_stream();
+        }
+        Ok(())
+    }
+
+    /// The POSTs of the handshake of session `epoch`, sent with `signal`.
+    async fn handshake_exchange(
+        &self,
+        signal: Option<web_sys::AbortSignal>,
+        epoch: u64,
+    ) -> Result<(), ClientError> {
+        let url = self.inner.url.as_str();
         let (request, id) = {
             let mut machine = self.inner.machine.borrow_mut();
             let request = machine.initialize_request()?;
             (request, machine.initialize_id().cloned())
         };
-        let mut response = self.send(&request).await?;
+        let mut response = exchange::send(url, &request, signal.as_ref()).await?;
         if let Some(err) = self.status_failure(id.as_ref(), &mut response).await? {
             return Err(err);
         }
@@ -143,26 +210,16 @@ impl LegacySession {
             let event = self.inner.machine.borrow_mut().on_message(&text);
             match event {
                 LegacyEvent::Initialized { notification, .. } => {
-                    let mut response = self.send(&notification).await?;
+                    let mut response = exchange::send(url, &notification, signal.as_ref()).await?;
                     if let Some(err) = self.status_failure(None, &mut response).await? {
                         return Err(err);
-                    }
-                    // Without a session (a stateless server) a GET stream has nothing to
-                    // carry and would only hold a connection open (the SDK's client skips it
-                    // too).
-                    self.inner.epoch.set(self.inner.epoch.get().wrapping_add(1));
-                    let has_session = self.inner.machine.borrow().session_id().is_some();
-                    if has_session {
-                        self.open_get_stream();
                     }
                     return Ok(());
                 }
                 LegacyEvent::Failed { id: got, error } if got.is_none() || got == id => {
                     return Err(error.into())
                 }
-                // Before the handshake ends no card can be answered: the epoch it would
-                // belong to does not exist yet, so it counts as the one to come.
-                other => self.route(other, None, self.inner.epoch.get().wrapping_add(1)),
+                other => self.route(other, None, epoch),
             }
         }
         Err(DriverError::NoResponse.into())
@@ -246,8 +303,20 @@ impl LegacySession {
         params: &Value,
         run: RunId,
     ) -> Result<Box<RawValue>, ClientError> {
-        // A renewal under way (another request met the expired session) ends first.
-        drop(self.inner.renewal.lock().await);
+        // A renewal under way (another request met the expired session) ends first; a
+        // session left unusable (a failed renewal, a 404 on an automatic reply) is set up
+        // again before anything is sent on it.
+        {
+            let _renewing = self.inner.renewal.lock().await;
+            if !self.usable() {
+                self.handshake().await?;
+                (self.inner.sink)(ClientEvent::Notice(
+                    "The session could not be used (the server forgot it, or setting it up \
+                     failed); connected again with a new session."
+                        .into(),
+                ));
+            }
+        }
         let epoch = self.inner.epoch.get();
         match self.request_once(method, params, run).await {
             Err(ClientError::Driver(DriverError::SessionExpired)) => {
@@ -269,7 +338,7 @@ impl LegacySession {
     /// server restarts all meet the 404, and one new session serves them all.
     async fn renew(&self, epoch: u64) -> Result<bool, ClientError> {
         let _renewing = self.inner.renewal.lock().await;
-        if self.inner.epoch.get() != epoch {
+        if self.inner.epoch.get() != epoch && self.usable() {
             return Ok(false);
         }
         self.handshake().await?;
@@ -350,7 +419,17 @@ impl LegacySession {
     /// -32042: shows each URL elicitation the server requires before the call can proceed.
     fn show_required_urls(&self, error: &DriverError) {
         if let DriverError::UrlElicitationRequired { elicitations, .. } = error {
-            for params in elicitations {
+            let left_out = elicitations
+                .len()
+                .saturating_sub(MAX_REQUIRED_URLS_PER_ERROR);
+            if left_out > 0 {
+                (self.inner.sink)(ClientEvent::Notice(format!(
+                    "The server named {} links to open before the call can go on; only the \
+                     first {MAX_REQUIRED_URLS_PER_ERROR} are shown ({left_out} left out).",
+                    elicitations.len()
+                )));
+            }
+            for params in elicitations.iter().take(MAX_REQUIRED_URLS_PER_ERROR) {
                 let eid = &params.elicitation_id;
                 // A retried call's -32042 names the same elicitation again: same id, so
                 // its card replaces the earlier one. Entries without an id get their own.
@@ -374,6 +453,10 @@ impl LegacySession {
     /// carried by the stream of `run` (none for the GET stream) on the session of
     /// handshake `epoch`.
     fn route(&self, event: LegacyEvent, run: Option<RunId>, epoch: u64) {
+        // A closed session asks nothing more: its requests have nobody to answer them.
+        if self.inner.closed.get() {
+            return;
+        }
         match event {
             LegacyEvent::Elicit { id, params } => self.elicit(id, params, run, epoch),
             LegacyEvent::Sampling { id, params } => self.sample(id, params),
@@ -426,8 +509,9 @@ impl LegacySession {
                 (self.inner.sink)(ClientEvent::CardsRefused);
             }
             Arrival::Duplicate => (self.inner.sink)(ClientEvent::Notice(format!(
-                "The server asked again under the id {key} while its earlier request with \
-                 that id is still waiting; the second request was ignored."
+                "The server asked again under the id {} while its earlier request with \
+                 that id is still waiting; the second request was ignored.",
+                quote(&key)
             ))),
         }
     }
@@ -454,6 +538,8 @@ impl LegacySession {
         }
         self.inner.sampling_in_flight.set(busy + 1);
         let session = self.clone();
+        // The session the request came on: its reply goes there or nowhere.
+        let epoch = self.inner.epoch.get();
         wasm_bindgen_futures::spawn_local(async move {
             let outcome = match &session.inner.sampling {
                 Some(handler) => handler.sample(params).await,
@@ -461,6 +547,19 @@ impl LegacySession {
             };
             let left = session.inner.sampling_in_flight.get().saturating_sub(1);
             session.inner.sampling_in_flight.set(left);
+            if session.inner.closed.get() {
+                return;
+            }
+            if session.inner.epoch.get() != epoch || !session.usable() {
+                // A new session numbers its requests afresh: this id there is another
+                // request.
+                (session.inner.sink)(ClientEvent::Notice(
+                    "The server forgot the session while a sampling request was being \
+                     answered; the answer was not sent (it belonged to the old session)."
+                        .into(),
+                ));
+                return;
+            }
             let reply = {
                 let machine = session.inner.machine.borrow();
                 match &outcome {
@@ -568,7 +667,13 @@ impl LegacySession {
             return Ok(());
         }
         let epoch = self.inner.epoch.get();
-        let plan = self.inner.book.borrow_mut().plan_answer(id, epoch, &result);
+        // While a new session is set up, or after the server forgot this one, a card of the
+        // old session has no request to answer: its answer is kept for the re-run.
+        let plan = if self.usable() {
+            self.inner.book.borrow_mut().plan_answer(id, epoch, &result)
+        } else {
+            self.inner.book.borrow_mut().lost(id, &result)
+        };
         let request_id = match plan {
             AnswerPlan::Send { id } => id,
             AnswerPlan::Lost { evicted } => {
@@ -591,9 +696,10 @@ impl LegacySession {
             }
             Some(ClientError::Driver(DriverError::SessionExpired)) => {
                 // The server restarted: its request is gone. Keep the answer for the same
-                // question of the re-run of its call, on a new session.
-                self.renew(epoch).await?;
+                // question of the re-run of its call (first, so a failed renewal keeps it
+                // too), on a new session.
                 let plan = self.inner.book.borrow_mut().lost(id, &result);
+                let renewed = self.renew(epoch).await;
                 match plan {
                     AnswerPlan::Lost { evicted } => self.say_evicted(evicted),
                     AnswerPlan::Gone => return Err(request_gone()),
@@ -601,6 +707,7 @@ impl LegacySession {
                         return Err(ClientError::UnknownElicitation(id.to_owned()))
                     }
                 }
+                renewed?;
                 (self.inner.sink)(ClientEvent::Notice(
                     "The server had forgotten the session (it restarted); connected again \
                      with a new session. Your answer is kept for when the call is made again."
@@ -685,10 +792,14 @@ impl LegacySession {
     pub async fn close(&self) {
         self.inner.closed.set(true);
         self.stop_get_stream();
+        if let Some(posts) = &self.inner.posts {
+            posts.abort();
+        }
         self.inner.book.borrow_mut().clear();
         let request = self.inner.machine.borrow_mut().close_request();
         if let Some(request) = request {
-            let _ = self.send(&request).await;
+            // Not on the aborted signal of the session's requests.
+            let _ = exchange::send(&self.inner.url, &request, None).await;
         }
     }
 }
