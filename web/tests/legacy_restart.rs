@@ -22,11 +22,12 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// The fake server: `window.fetch` replaced; `window.__fake` is its control and log.
+/// `notifications/initialized` fails with 503 while `failInitialized` is set.
 /// Each `tools/call` gets an SSE stream that asks one question (message `Q {q}`, `q` the
 /// call's argument) under the next server id, and stays open. Answers are taken (202), or refused with 503
 /// while `failAnswers` is set. `restart()` forgets the session and the ids.
 const FAKE_SERVER: &str = r#"
-const fake = { session: 1, nextId: 0, failAnswers: false, posts: [], streams: [] };
+const fake = { session: 1, nextId: 0, failAnswers: false, failInitialized: false, posts: [], streams: [] };
 fake.restart = () => {
   fake.session += 1; fake.nextId = 0;
   for (const c of fake.streams) { try { c.error(new TypeError('server went away')); } catch (e) {} }
@@ -49,6 +50,9 @@ window.fetch = async (request) => {
   if (sid !== 's' + fake.session) {
     return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Session not found' } }),
       { status: 404, headers: { 'content-type': 'application/json' } });
+  }
+  if (msg.method === 'notifications/initialized' && fake.failInitialized) {
+    return new Response(null, { status: 503 });
   }
   if (!('method' in msg)) {
     return new Response(null, { status: fake.failAnswers ? 503 : 202 });
@@ -80,6 +84,10 @@ fn restart() {
     Function::from(restart)
         .call0(&fake())
         .expect("the fake server restarts");
+}
+
+fn fail_initialized(fail: bool) {
+    Reflect::set(&fake(), &"failInitialized".into(), &fail.into()).expect("set");
 }
 
 fn fail_answers(fail: bool) {
@@ -245,4 +253,47 @@ async fn a_kept_answer_is_not_replayed_into_another_calls_identical_question() {
     assert_eq!(failed.len(), 1, "{failed:?}");
     assert_eq!(failed[0].0, a);
     assert!(failed[0].1.contains("not sent"), "{}", failed[0].1);
+}
+
+/// Finding: a renewal whose `notifications/initialized` failed left the session usable
+/// under the old session's number, so a card of the old session answered the new
+/// session's request of the same id.
+#[wasm_bindgen_test]
+async fn after_a_failed_renewal_an_old_card_is_not_answered_on_the_new_session() {
+    let (session, seen) = connect().await;
+    call(&session, "a", "a");
+    settle().await;
+    let a = card_of(&seen, "Q a");
+    restart();
+    fail_initialized(true);
+    let mut params = Map::new();
+    params.insert("name".into(), json!("b"));
+    params.insert("arguments".into(), json!({ "q": "b" }));
+    assert!(session.request("tools/call", params).await.is_err());
+    fail_initialized(false);
+    assert_eq!(
+        session.answer(&a, yes()).await,
+        Err(ClientError::RequestLost)
+    );
+    assert_eq!(answers_posted(), vec![], "nothing is sent across sessions");
+    // The next call sets the session up again; its question gets a card of its own.
+    call(&session, "c", "c");
+    settle().await;
+    assert_ne!(card_of(&seen, "Q c"), a);
+    assert_eq!(answers_posted(), vec![]);
+}
+
+/// Finding: every connection numbered its sessions from 1, so a card of a closed
+/// connection ("1/0") had the route of the next connection's first request.
+#[wasm_bindgen_test]
+async fn no_two_connections_share_a_route() {
+    let (first, seen) = connect().await;
+    call(&first, "a", "a");
+    settle().await;
+    let a = card_of(&seen, "Q a");
+    first.close().await;
+    let (second, seen) = connect().await;
+    call(&second, "b", "b");
+    settle().await;
+    assert_ne!(card_of(&seen, "Q b"), a);
 }
