@@ -44,6 +44,10 @@ pub struct Pending {
     pub status: RwSignal<SendStatus>,
     /// Who is asking: the identity of the connection the request came on.
     pub server: ArcRwSignal<Option<ServerIdentity>>,
+    /// Why the request can no longer be answered ([`ClientEvent::Retired`]). Kept apart
+    /// from `status`, which whoever delivers answers sets: an answer's failure reported
+    /// after the call ended must not make the card look answerable again.
+    pub retired: RwSignal<Option<String>>,
 }
 
 impl Pending {
@@ -273,6 +277,7 @@ impl PendingRequests {
                     params: Arc::new(params),
                     status: RwSignal::new(SendStatus::Idle),
                     server,
+                    retired: RwSignal::new(None),
                 };
                 let mut added = Ok(());
                 self.items.update(|cards| added = cards.add(card));
@@ -324,8 +329,11 @@ impl PendingRequests {
             ClientEvent::Server(identity) => server.set(Some(identity)),
             ClientEvent::CardsRefused => self.overflowed.set(true),
             ClientEvent::Retired { id, reason } => {
-                if let Some(status) = self.status_of(&id) {
-                    status.set(SendStatus::Gone(reason));
+                let retired = self
+                    .items
+                    .with_untracked(|cards| cards.get(&id).map(|card| card.retired));
+                if let Some(retired) = retired {
+                    retired.set(Some(reason));
                 }
                 self.items.update(|cards| cards.retire(&id))
             }
@@ -381,11 +389,16 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
                 children=move |p: Pending| {
                     let id = p.id.clone();
                     let status = p.status;
+                    let retired = p.retired;
                     let answer = Callback::new(move |result| {
                         // A retired card has nobody to answer (a key press may still try).
-                        if !matches!(status.get_untracked(), SendStatus::Gone(_)) {
+                        if retired.get_untracked().is_none() {
                             on_answer.run((id.clone(), result, status))
                         }
+                    });
+                    let shown = Signal::derive(move || match retired.get() {
+                        Some(reason) => SendStatus::Gone(reason),
+                        None => status.get(),
                     });
                     let server = p.server.clone();
                     view! {
@@ -393,7 +406,7 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
                             key=p.key.clone()
                             params=(*p.params).clone()
                             on_answer=answer
-                            status=Signal::from(status)
+                            status=shown
                             completed=Signal::from(requests.completed)
                             server=Signal::derive(move || server.get())
                         />
@@ -497,9 +510,9 @@ mod tests {
         }
         let first = requests
             .items
-            .with_untracked(|cards| cards.get("old0").map(|c| c.status.get_untracked()));
+            .with_untracked(|cards| cards.get("old0").map(|c| c.retired.get_untracked()));
         assert!(
-            matches!(first, Some(SendStatus::Gone(ref why)) if why.contains("HTTP 500")),
+            matches!(first, Some(Some(ref why)) if why.contains("HTTP 500")),
             "{first:?}"
         );
         for i in 0..MAX_PENDING_CARDS {

@@ -28,7 +28,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// automatic step fails with HTTP 503 the first time for each state, then completes with
 /// the state as its text. `many` > 0: the first answer is one round of that many sampling
 /// requests instead; `chatter` > 0: the call is answered on an event stream of that many
-/// log notifications, then the result. `hang`: the replay with the note gets no answer at all (until its
+/// log notifications, then the result. Mode `refuse`: the replay with the note is refused
+/// with a JSON-RPC error. `hang`: the replay with the note gets no answer at all (until its
 /// `fetch` is aborted, counted in `aborted`). Every request is logged as `{ state, responses }`.
 const FAKE: &str = r#"
 const real = window.__realFetch || window.fetch.bind(window);
@@ -76,6 +77,10 @@ window.fetch = async (input, init) => {
       f.aborted += 1;
       reject(new DOMException("The user aborted a request.", "AbortError"));
     }));
+  }
+  if (state === "asked" && f.mode === "refuse") {
+    return new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "No notes today" } }),
+      { status: 200, headers: { "content-type": "application/json" } });
   }
   if (state === "asked") {
     const next = "noted:" + p.inputResponses.note.content.note;
@@ -353,4 +358,34 @@ async fn a_chatty_stream_arms_a_bounded_number_of_timers() {
     assert!(matches!(result, Some(Ok(_))), "{result:?}");
     // (`until` polls with its own timers: about one per 20 ms of waiting.)
     assert!(armed < 100.0, "{armed} timers for one call");
+}
+
+/// A call that fails outright after the person answered (the server refuses the replay)
+/// retires its round's cards with the failure in words, so they neither wait for an answer
+/// nobody can send nor count toward the card cap. Before, the call returned without a word
+/// to its cards: after a few such calls every later request was refused.
+#[wasm_bindgen_test]
+async fn a_call_that_fails_retires_its_cards_in_words() {
+    js(FAKE);
+    js("window.__rounds.mode = 'refuse'");
+    let (session, events, outcome) = start(Rc::default(), Rc::default());
+    until("the card", || elicited(&events).is_some()).await;
+    let id = elicited(&events).unwrap_or_default();
+    let sent = session.answer(&id, note("hello")).await;
+    assert!(
+        sent.is_err(),
+        "the refusal is the answer's outcome: {sent:?}"
+    );
+    until("the call's end", || outcome.borrow().is_some()).await;
+    let retired: Vec<(String, String)> = events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ClientEvent::Retired { id, reason } => Some((id.clone(), reason.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(retired.len(), 1, "{retired:?}");
+    assert_eq!(retired[0].0, id);
+    assert!(retired[0].1.contains("No notes today"), "{retired:?}");
 }

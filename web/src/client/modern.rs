@@ -243,7 +243,24 @@ impl ModernSession {
             }
             let answered = self.answer_round(call, submitted).await;
             self.rounds.borrow_mut().remove(&number);
-            next = answered?;
+            next = match answered {
+                Ok(next) => next,
+                Err(err) => {
+                    // The call is over: its cards can never be answered now. Say so on
+                    // them, so they neither wait in vain nor hold room in the card list.
+                    // An abandoned connection shows nothing more.
+                    if !self.closed.get() {
+                        let reason = format!("the call failed: {err}");
+                        for key in &keys {
+                            (self.sink)(ClientEvent::Retired {
+                                id: route(number, key),
+                                reason: reason.clone(),
+                            });
+                        }
+                    }
+                    return Err(err);
+                }
+            };
             for key in keys {
                 (self.sink)(ClientEvent::Answered {
                     id: route(number, &key),
