@@ -297,3 +297,28 @@ async fn no_two_connections_share_a_route() {
     settle().await;
     assert_ne!(card_of(&seen, "Q b"), a);
 }
+
+/// A listing between a restart and the re-run of a call leaves the answer kept for it.
+#[wasm_bindgen_test]
+async fn a_listing_does_not_expire_a_kept_answer() {
+    let (session, seen) = connect().await;
+    call(&session, "a", "a");
+    settle().await;
+    let a = card_of(&seen, "Q a");
+    restart();
+    settle().await;
+    assert_eq!(
+        session.answer(&a, yes()).await,
+        Err(ClientError::RequestLost)
+    );
+    settle().await;
+    let _ = session.request("tools/list", Map::new()).await;
+    assert!(
+        seen.borrow().failed.is_empty(),
+        "{:?}",
+        seen.borrow().failed
+    );
+    call(&session, "a", "a");
+    settle().await;
+    assert_eq!(seen.borrow().answered, vec![a], "replayed into the re-run");
+}

@@ -62,6 +62,11 @@ pub const MAX_REQUIRED_URLS_PER_ERROR: usize = 64;
 /// routed to one can never reach another's request of the same JSON-RPC id.
 static SESSION_NUMBERS: AtomicU64 = AtomicU64::new(0);
 
+/// The methods whose runs may ask the person and be made again for a lost answer: only
+/// they start a run in the [`Elicitations`] book (a run expires the answers kept for other
+/// calls, so a listing in between must not).
+const CALLS_THAT_ASK: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+
 /// A legacy session. Cheap to clone; all clones share the session.
 #[derive(Clone)]
 pub struct LegacySession {
@@ -264,6 +269,11 @@ impl LegacySession {
         params: Map<String, Value>,
     ) -> Result<Box<RawValue>, ClientError> {
         let params = Value::Object(params);
+        if !CALLS_THAT_ASK.contains(&method) {
+            // A listing asks the person nothing and is never re-run for a lost answer:
+            // it leaves the kept answers to the re-run they wait for.
+            return self.request_in_run(method, &params, None).await;
+        }
         // This run may replay the answers kept for an earlier run of the same call; those
         // kept for other calls expire now, and those it never gets to replay when it ends
         // (their cards say so).
@@ -277,7 +287,7 @@ impl LegacySession {
             "The server restarted and lost the request this answer was for, and another \
              call was made before that call was made again, so your answer was not sent.",
         );
-        let outcome = self.request_in_run(method, &params, run).await;
+        let outcome = self.request_in_run(method, &params, Some(run)).await;
         let expired = self.inner.book.borrow_mut().finish_run(run);
         self.say_expired(
             expired,
@@ -301,7 +311,7 @@ impl LegacySession {
         &self,
         method: &str,
         params: &Value,
-        run: RunId,
+        run: Option<RunId>,
     ) -> Result<Box<RawValue>, ClientError> {
         // A renewal under way (another request met the expired session) ends first; a
         // session left unusable (a failed renewal, a 404 on an automatic reply) is set up
@@ -349,7 +359,7 @@ impl LegacySession {
         &self,
         method: &str,
         params: &Value,
-        run: RunId,
+        run: Option<RunId>,
     ) -> Result<Box<RawValue>, ClientError> {
         // The session this request is sent on: what its stream carries belongs to it.
         let epoch = self.inner.epoch.get();
@@ -395,7 +405,7 @@ impl LegacySession {
                     self.show_required_urls(&error);
                     return Err(error.into());
                 }
-                other => self.route(other, Some(run), epoch),
+                other => self.route(other, run, epoch),
             }
         }
     }
