@@ -14,6 +14,11 @@
 //!   // Only a host with an LLM passes this; without it sampling is not declared.
 //!   sampling: async (params) => ({ role: "assistant", model: "my-llm",
 //!                                  content: { type: "text", text: "..." } }),
+//!   // Answers without a card (a saved profile, a policy); undefined shows the card.
+//!   // See `on_elicitation` for the rules (validated content, URL mode needs a click).
+//!   onElicitation: async (params, info) =>
+//!     info.mode === "form" && profile.fits(params) ? { action: "accept", content: profile.values }
+//!                                                  : undefined,
 //! });
 //! client.protocolVersion;                               // "2026-07-28" or "2025-11-25"
 //! await client.listTools();                             // [{ name, inputSchema, ... }]
@@ -28,7 +33,10 @@
 //! demo app's; a card whose answer could not be delivered keeps what was typed and resends
 //! on Submit.
 
+mod on_elicitation;
 mod options;
+
+pub use on_elicitation::{HANDLER_TIMEOUT_MS, MAX_HANDLER_CALLS_IN_FLIGHT};
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -147,7 +155,11 @@ impl McpClient {
     /// Connects (see the module docs for `options`) and shows elicitations in
     /// `options.container`. Rejects with the reason in words.
     pub async fn connect(url: String, options: JsValue) -> Result<McpClient, JsValue> {
-        let options::HostOptions { container, config } = options::parse(url, &options)
+        let options::HostOptions {
+            container,
+            config,
+            on_elicitation,
+        } = options::parse(url, &options)
             .map_err(|why| js_error(format!("McpClient.connect: {why}")))?;
         let requests = PendingRequests::new();
         let slot = StoredValue::<Option<Connection>, LocalStorage>::new_local(None);
@@ -155,7 +167,11 @@ impl McpClient {
             Some(connection) => deliver(connection, key, result, status),
             None => status.set(SendStatus::Failed(ClientError::NotConnected.to_string())),
         });
-        let connection = Connection::connect(config, requests.sink())
+        let sink = match on_elicitation {
+            Some(handler) => on_elicitation::intercept(requests.sink(), handler, slot),
+            None => requests.sink(),
+        };
+        let connection = Connection::connect(config, sink)
             .await
             .map_err(|e| js_error(e.to_string()))?;
         slot.set_value(Some(connection.clone()));

@@ -9,6 +9,7 @@ use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::on_elicitation::ElicitationHandler;
 use crate::boundary::{json_arg, settle, value_to_js};
 use crate::client::{ClientConfig, ProtocolChoice, SamplingHandler};
 
@@ -20,6 +21,8 @@ const MAX_ROUNDS_LIMIT: u32 = 1_000;
 pub struct HostOptions {
     pub container: web_sys::HtmlElement,
     pub config: ClientConfig,
+    /// `options.onElicitation`, if given.
+    pub on_elicitation: Option<ElicitationHandler>,
 }
 
 fn field(options: &JsValue, name: &str) -> Result<Option<JsValue>, String> {
@@ -68,7 +71,17 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
             .map_err(|_| "options.sampling must be a function (params) => CreateMessageResult")?;
         config.sampling = Some(js_sampling(handler));
     }
-    Ok(HostOptions { container, config })
+    let on_elicitation = match field(options, "onElicitation")? {
+        None => None,
+        Some(v) => Some(ElicitationHandler::new(v.dyn_into::<Function>().map_err(|_| {
+            "options.onElicitation must be a function (params, info) => ElicitResult | undefined"
+        })?)),
+    };
+    Ok(HostOptions {
+        container,
+        config,
+        on_elicitation,
+    })
 }
 
 /// The host's JS sampling function as the client's handler: called with the request's

@@ -1,0 +1,237 @@
+//! `McpClient`'s `onElicitation` option, in headless Chromium against an in-page modern
+//! server: a handler's valid answer reaches the server without a card; `undefined`, a
+//! throw, a rejection, a hostile value, content that does not fit the form and an `accept`
+//! of a URL request all leave the card showing (with a notice in words where the host
+//! failed), so the request is never lost.
+
+#![cfg(target_arch = "wasm32")]
+
+mod ui_support;
+
+use js_sys::Reflect;
+use mcp_elicit_web::host::McpClient;
+use ui_support::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(inline_js = r#"
+// A modern server at http://asking.test/mcp: the tool "form" asks for { name } (required),
+// the tool "url" asks to open a page; a call carrying inputResponses completes with them
+// as structuredContent.
+export function installAskingServer() {
+  window.__seen = [];
+  if (window.__askingInstalled) return;
+  window.__askingInstalled = true;
+  const real = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    if (!req.url.startsWith("http://asking.test/")) return real(input, init);
+    const msg = JSON.parse(await req.text());
+    const p = msg.params || {};
+    const result = (v) => new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: v }),
+      { status: 200, headers: { "content-type": "application/json" } });
+    switch (msg.method) {
+      case "server/discover":
+        return result({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} },
+                        serverInfo: { name: "asking-server", version: "1" } });
+      case "tools/list":
+        return result({ resultType: "complete", tools: [
+          { name: "form", inputSchema: { type: "object" } }, { name: "url", inputSchema: { type: "object" } }] });
+      case "tools/call": {
+        if (p.inputResponses) return result({ resultType: "complete", content: [], structuredContent: p.inputResponses });
+        const params = p.name === "url"
+          ? { mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e1" }
+          : { mode: "form", message: "Your name?", requestedSchema: { type: "object",
+              properties: { name: { type: "string", minLength: 2 } }, required: ["name"] } };
+        return result({ resultType: "input_required", requestState: "s",
+                        inputRequests: { ask: { method: "elicitation/create", params } } });
+      }
+      default:
+        return new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "nope" } }),
+          { status: 200, headers: { "content-type": "application/json" } });
+    }
+  };
+}
+// Options whose handler records what it was given and answers as `kind` says.
+export function handlerOptions(container, kind) {
+  return {
+    container, protocol: "2026-07-28",
+    onElicitation: (params, info) => {
+      window.__seen.push({ params, info });
+      switch (kind) {
+        case "accept": return Promise.resolve({ action: "accept", content: { name: "Ada" } });
+        case "decline": return { action: "decline" };
+        case "undefined": return undefined;
+        case "invalid": return { action: "accept", content: { name: "A" } };
+        case "throw": throw new Error("profile store is locked");
+        case "reject": return Promise.reject(new Error("policy service down"));
+        case "cycle": { const r = { action: "accept", content: {} }; r.content.self = r; return r; }
+        case "getter": { const r = {}; Object.defineProperty(r, "action", { enumerable: true, get() { throw new Error("no"); } }); return r; }
+        case "not-a-result": return { action: "maybe" };
+      }
+    },
+  };
+}
+export function seen() { return window.__seen; }
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = installAskingServer)]
+    fn install_asking_server();
+    #[wasm_bindgen(js_name = handlerOptions)]
+    fn handler_options(container: &web_sys::HtmlElement, kind: &str) -> JsValue;
+    fn seen() -> js_sys::Array;
+}
+
+fn message_of(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .unwrap_or_else(|| format!("{error:?}"))
+}
+
+async fn client(kind: &str) -> (web_sys::HtmlElement, McpClient) {
+    install_asking_server();
+    let container = host();
+    let options = handler_options(&container, kind);
+    match McpClient::connect("http://asking.test/mcp".into(), options).await {
+        Ok(client) => (container, client),
+        Err(e) => panic!("connect: {}", message_of(&e)),
+    }
+}
+
+fn get(value: &JsValue, path: &[&str]) -> JsValue {
+    path.iter().fold(value.clone(), |v, k| {
+        Reflect::get(&v, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+    })
+}
+
+/// The call's result, as JSON text.
+async fn answered_without_card(kind: &str) -> String {
+    let (container, client) = client(kind).await;
+    let result = JsFuture::from(client.call_tool("form".into(), JsValue::UNDEFINED))
+        .await
+        .unwrap_or_else(|e| panic!("callTool rejected: {}", message_of(&e)));
+    assert!(
+        q_opt(&container, "[data-elicitation]").is_none(),
+        "no card is shown"
+    );
+    let text = js_sys::JSON::stringify(&get(&result, &["structuredContent"]))
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default();
+    let _ = client.close();
+    text
+}
+
+/// Starts the call and waits until its card shows; returns the container's text.
+async fn card_shows(kind: &str, tool: &str) -> (web_sys::HtmlElement, McpClient) {
+    let (container, client) = client(kind).await;
+    let _call = client.call_tool(tool.into(), JsValue::UNDEFINED);
+    for _ in 0..200 {
+        if q_opt(&container, "[data-elicitation]").is_some() {
+            return (container, client);
+        }
+        tick().await;
+    }
+    panic!("no card for {kind}: {:?}", container.text_content());
+}
+
+fn text_of(container: &web_sys::HtmlElement) -> String {
+    container.text_content().unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn a_valid_accept_is_sent_without_a_card() {
+    let sent = answered_without_card("accept").await;
+    assert_eq!(
+        sent,
+        r#"{"ask":{"action":"accept","content":{"name":"Ada"}}}"#
+    );
+    let call = seen().get(0);
+    assert_eq!(
+        get(&call, &["params", "message"]).as_string().as_deref(),
+        Some("Your name?")
+    );
+    assert_eq!(
+        get(&call, &["params", "requestedSchema", "required", "0"])
+            .as_string()
+            .as_deref(),
+        Some("name")
+    );
+    assert_eq!(
+        get(&call, &["info", "key"]).as_string().as_deref(),
+        Some("ask")
+    );
+    assert_eq!(
+        get(&call, &["info", "mode"]).as_string().as_deref(),
+        Some("form")
+    );
+    assert_eq!(
+        get(&call, &["info", "era"]).as_string().as_deref(),
+        Some("2026-07-28")
+    );
+    assert_eq!(
+        get(&call, &["info", "server", "host"])
+            .as_string()
+            .as_deref(),
+        Some("asking.test")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_decline_is_sent_without_a_card() {
+    let sent = answered_without_card("decline").await;
+    assert_eq!(sent, r#"{"ask":{"action":"decline"}}"#);
+}
+
+#[wasm_bindgen_test]
+async fn undefined_lets_the_card_show_without_a_notice() {
+    let (container, client) = card_shows("undefined", "form").await;
+    assert!(
+        !text_of(&container).contains("onElicitation"),
+        "no notice: {}",
+        text_of(&container)
+    );
+    let _ = client.close();
+}
+
+#[wasm_bindgen_test]
+async fn content_that_does_not_fit_shows_the_card_with_a_notice() {
+    let (container, client) = card_shows("invalid", "form").await;
+    let text = text_of(&container);
+    assert!(text.contains("does not fit the form"), "{text}");
+    let _ = client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_failing_or_hostile_handler_shows_the_card_with_a_notice() {
+    for (kind, words) in [
+        ("throw", "profile store is locked"),
+        ("reject", "policy service down"),
+        ("cycle", "cycle"),
+        ("getter", "handler failed"),
+        ("not-a-result", "handler failed"),
+    ] {
+        let (container, client) = card_shows(kind, "form").await;
+        let text = text_of(&container);
+        assert!(text.contains(words), "{kind}: {text}");
+        let _ = client.close();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_url_accept_still_needs_the_persons_click() {
+    let (container, client) = card_shows("accept", "url").await;
+    let text = text_of(&container);
+    assert!(text.contains("only you can open it"), "{text}");
+    assert_eq!(
+        get(&seen().get(0), &["params", "url"])
+            .as_string()
+            .as_deref(),
+        Some("https://example.com/login")
+    );
+    let _ = client.close();
+}
