@@ -266,3 +266,41 @@ async fn a_session_s_refusal_shows_the_same_notice_and_clear_resets_it() {
     tick().await;
     assert!(q_opt(&root, "[data-testid=cards-refused]").is_none());
 }
+
+#[wasm_bindgen_test]
+async fn a_retired_card_says_why_in_words_and_cannot_be_answered() {
+    let sent = Sent::default();
+    let (root, _h, requests) = mount_list(&sent);
+    let sink = requests.sink();
+    form_request(&sink, "r1", "Your note?");
+    sink(ClientEvent::Retired {
+        id: "r1".into(),
+        reason: "the call failed: HTTP 500".into(),
+    });
+    tick().await;
+    let card = q(&root, "[data-elicitation=r1]");
+    assert_eq!(card.get_attribute("data-state").as_deref(), Some("closed"));
+    let said = text(&q(&card, "[data-testid=card-closed]"));
+    assert_eq!(
+        said,
+        "This request can no longer be answered: the call failed: HTTP 500"
+    );
+    let buttons = q_all(&card, "button");
+    assert!(!buttons.is_empty());
+    for b in &buttons {
+        assert!(
+            b.has_attribute("disabled") || {
+                let b: &web_sys::HtmlButtonElement = wasm_bindgen::JsCast::unchecked_ref(b);
+                b.disabled()
+            }
+        );
+    }
+    // A later report of the answer's own failure does not make it answerable again.
+    sink(ClientEvent::AnswerFailed {
+        id: "r1".into(),
+        reason: "no route".into(),
+    });
+    tick().await;
+    assert_eq!(card.get_attribute("data-state").as_deref(), Some("closed"));
+    assert!(sent.all().is_empty(), "nothing was sent for it");
+}
