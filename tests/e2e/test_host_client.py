@@ -29,6 +29,7 @@ def open_host(
     roots: tuple[str, ...] = (),
     max_rounds: int | None = None,
     connected: bool = True,
+    policy: str | None = None,
 ) -> None:
     """Opens `host.html` on `server` and waits for the connection (or its failure)."""
     query = [("server", server.url), ("protocol", protocol), *[("root", r) for r in roots]]
@@ -36,6 +37,8 @@ def open_host(
         query.append(("sampling", sampling))
     if max_rounds is not None:
         query.append(("maxRounds", str(max_rounds)))
+    if policy is not None:
+        query.append(("policy", policy))
     driver.get(f"{www.origin}/host.html?{urlencode(query)}")
     wait_text(driver, "[data-testid=connection-status]", f"connected · {protocol}" if connected else "not connected")
 
@@ -404,3 +407,31 @@ def test_legacy_requests_meeting_a_restarted_server_share_one_new_session(
     server.stop()
     methods = [json.loads(line)["request_body"] for line in trace.read_text().splitlines()]
     assert sum('"method":"initialize"' in body.replace(" ", "") for body in methods) == 1, methods
+
+
+# --- onElicitation ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+@pytest.mark.parametrize(
+    ("policy", "text"), [("accept", "deleted /tmp/p"), ("decline", "declined: folder not deleted")]
+)
+def test_on_elicitation_answers_without_a_card(
+    driver: Any, www: Any, demo_server: Any, protocol: str, policy: str, text: str
+) -> None:
+    open_host(driver, www, demo_server, protocol, policy=policy)
+    run(driver, "tool", "delete_folder", {"path": "/tmp/p"})
+    assert tool_text(driver) == text
+    assert driver.find_elements("css selector", "[data-elicitation]") == []
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_on_elicitation_content_that_does_not_fit_shows_the_card(
+    driver: Any, www: Any, demo_server: Any, protocol: str
+) -> None:
+    open_host(driver, www, demo_server, protocol, policy="bad")
+    run(driver, "tool", "delete_folder", {"path": "/tmp/p"})
+    form = card(driver, "form", "/tmp/p has 2 file(s)")
+    wait_text(driver, ".mce-client .notice", "does not fit the form")
+    button(form, "Decline").click()
+    assert tool_text(driver) == "declined: folder not deleted"

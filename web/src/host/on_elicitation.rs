@@ -7,7 +7,6 @@
 //! The interception sits in the host's event sink, so a programmatic answer goes through
 //! [`Connection::answer`] with the request's routing id, exactly as a card's Submit does:
 //! routing, session binding and resend rules are the card's.
-
 //!
 //! ```ts
 //! type McpElicitationParams =
