@@ -39,6 +39,26 @@ export interface McpClientOptions {
    * `CreateMessageResult` (or a Promise of it); throwing refuses the request.
    */
   sampling?: (params: { [key: string]: JsonValue }) => unknown;
+  /**
+   * Answers an elicitation without a card (a saved profile, a policy), or returns
+   * `undefined`/`null` to show the card. A form `accept` is sent only when its content
+   * passes the card's validation; a URL `accept` never opens anything (the card shows).
+   * A throw, a rejection, an invalid value or no answer within 10 s shows the card with a
+   * notice. `info` is for display only: a server names itself.
+   */
+  onElicitation?: (
+    params: ElicitParams,
+    info: ElicitationInfo,
+  ) => ElicitResult | undefined | null | Promise<ElicitResult | undefined | null>;
+}
+
+/** Who asks and how, given to `onElicitation`. */
+export interface ElicitationInfo {
+  server: { name: string | null; host: string };
+  /** The card's `data-elicitation` value. */
+  key: string;
+  mode: "form" | "url";
+  era: "2026-07-28" | "2025-11-25";
 }
 
 /** A live connection and the view of its pending elicitations (wasm-bindgen's class). */

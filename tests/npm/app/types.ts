@@ -51,4 +51,14 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
   await McpClient.connect("https://mcp.example/mcp", { protocol: "auto" });
   // @ts-expect-error not a protocol version
   await McpClient.connect("https://mcp.example/mcp", { container: slot, protocol: "2024" });
+  await McpClient.connect("https://mcp.example/mcp", {
+    container: slot,
+    onElicitation: async (params, info) =>
+      info.mode === "form" && params.message.startsWith("Delete") ? { action: "decline" } : undefined,
+  });
+  await McpClient.connect("https://mcp.example/mcp", {
+    container: slot,
+    // @ts-expect-error an answer is an ElicitResult
+    onElicitation: () => ({ action: "maybe" }),
+  });
 }
