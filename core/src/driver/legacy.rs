@@ -625,7 +625,7 @@ impl LegacySession {
 }
 
 /// The elicitation requests a session shows as cards, each bound to the session it came on
-/// (the handshake count, `epoch`, and the server's JSON-RPC id there) and to the call whose
+/// (its number, `epoch`, and the server's JSON-RPC id there) and to the call whose
 /// stream carried it. It decides where an answer may go:
 ///
 /// ```text
@@ -987,8 +987,9 @@ impl Elicitations {
     }
 }
 
-/// The routing id of a server request: the handshake count of its session (a restarted
-/// server numbers its requests from 0 again) and its JSON-RPC id as JSON (`1`, `"1"`, so
+/// The routing id of a server request: the number of its session (the web layer numbers
+/// sessions across the page, so neither a restarted server, which numbers its requests
+/// from 0 again, nor another connection can share it) and its JSON-RPC id as JSON (`1`, `"1"`, so
 /// ids that show the same stay apart).
 pub fn route_of(epoch: u64, id: &RequestId) -> String {
     let id = match id {

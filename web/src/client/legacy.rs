@@ -46,9 +46,9 @@ pub const MAX_SAMPLING_IN_FLIGHT: usize = 4;
 
 /// Prefix of the keys (and routing ids) of URL elicitations that came in a -32042 error
 /// (they have no JSON-RPC id to answer: the user just opens them, then retries the call).
-/// The routing id of a server request starts with the session's handshake count
-/// ([`mcp_elicit::driver::legacy::route_of`]), never with this prefix, so a server cannot make its request pass for
-/// one of these.
+/// The routing id of a server request starts with its session's number, unique in the
+/// page ([`mcp_elicit::driver::legacy::route_of`]), never with this prefix, so a server
+/// cannot make its request pass for one of these.
 pub const URL_REQUIRED_KEY_PREFIX: &str = "url-required:";
 
 /// URL elicitations of one -32042 error shown as cards at most. A person opens a few links
@@ -666,6 +666,16 @@ impl LegacySession {
         Some((method.to_owned(), params.cloned()))
     }
 
+    /// The card `id` can never be answered (its request was lost outside any call): the
+    /// card is retired in words, so it stops holding a place in the card list.
+    fn retire_gone(&self, id: &str) -> ClientError {
+        (self.inner.sink)(ClientEvent::Retired {
+            id: id.to_owned(),
+            reason: REQUEST_GONE.into(),
+        });
+        ClientError::Refused(REQUEST_GONE.into())
+    }
+
     /// POSTs the user's answer to the server request routed as `id`, on the session that
     /// request came on only. On failure the request stays pending so the user can resend.
     /// A request lost with its session (a restart) gets nothing sent: its answer is kept
@@ -690,7 +700,7 @@ impl LegacySession {
                 self.say_evicted(evicted);
                 return Err(ClientError::RequestLost);
             }
-            AnswerPlan::Gone => return Err(request_gone()),
+            AnswerPlan::Gone => return Err(self.retire_gone(id)),
             AnswerPlan::Unknown => return Err(ClientError::UnknownElicitation(id.to_owned())),
         };
         let request = self
@@ -712,7 +722,7 @@ impl LegacySession {
                 let renewed = self.renew(epoch).await;
                 match plan {
                     AnswerPlan::Lost { evicted } => self.say_evicted(evicted),
-                    AnswerPlan::Gone => return Err(request_gone()),
+                    AnswerPlan::Gone => return Err(self.retire_gone(id)),
                     AnswerPlan::Send { .. } | AnswerPlan::Unknown => {
                         return Err(ClientError::UnknownElicitation(id.to_owned()))
                     }
@@ -836,13 +846,8 @@ fn resumable(ended: &Result<Option<String>, ClientError>) -> bool {
 
 /// The error for an answer to a card whose session is gone and that no call can ask again
 /// (it came on the GET stream).
-fn request_gone() -> ClientError {
-    ClientError::Refused(
-        "The server restarted and lost this request; it came outside any call, so nothing \
-         will ask it again, and your answer was not sent."
-            .into(),
-    )
-}
+const REQUEST_GONE: &str = "The server restarted and lost this request; it came outside any \
+     call, so nothing will ask it again, and your answer was not sent.";
 
 /// The UI key of a server request: its JSON-RPC id as text (`1`, or the string itself).
 fn key_of(id: &RequestId) -> String {
