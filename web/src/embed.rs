@@ -40,6 +40,8 @@ struct Mounted {
     id: u32,
     element: web_sys::Element,
     resolve: Option<js_sys::Function>,
+    /// A URL card's `elicitationId`: only completions of mounted cards are kept.
+    elicitation_id: Option<String>,
     _handle: leptos::mount::UnmountHandle<AnyViewState>,
 }
 
@@ -162,10 +164,13 @@ pub fn elicit_with(
     });
     let completed = COMPLETED.with(|c| c.clone());
     let completed = Signal::derive(move || completed.get());
-    let key = match &params {
-        ElicitRequestParams::Url(u) => u.elicitation_id.clone(),
-        ElicitRequestParams::Form(_) => format!("embed-{id}"),
+    let elicitation_id = match &params {
+        ElicitRequestParams::Url(u) => Some(u.elicitation_id.clone()),
+        ElicitRequestParams::Form(_) => None,
     };
+    let key = elicitation_id
+        .clone()
+        .unwrap_or_else(|| format!("embed-{id}"));
 
     let mut resolve_fn = None;
     let promise = js_sys::Promise::new(&mut |resolve, _reject| {
@@ -188,6 +193,7 @@ pub fn elicit_with(
             id,
             element,
             resolve: resolve_fn,
+            elicitation_id,
             _handle: handle,
         })
     });
@@ -197,10 +203,25 @@ pub fn elicit_with(
 /// Ends the waiting state of every URL card (mounted by `elicit`) with this `elicitationId`,
 /// as `notifications/elicitation/complete` does in the app.
 #[wasm_bindgen(js_name = completeElicitation)]
+///
+/// Only ids of mounted URL cards are kept (an id no card has is dropped), and the set is
+/// trimmed to those cards as it grows, so a host forwarding every completion a server
+/// sends keeps memory flat.
 pub fn complete_elicitation(elicitation_id: String) {
+    let mounted: HashSet<String> = MOUNTED.with(|m| {
+        m.borrow()
+            .iter()
+            .filter_map(|x| x.elicitation_id.clone())
+            .collect()
+    });
+    if !mounted.contains(&elicitation_id) {
+        return;
+    }
     COMPLETED.with(|c| {
         c.update(|set| {
-            set.insert(elicitation_id);
+            if set.insert(elicitation_id) && set.len() > mounted.len() {
+                set.retain(|id| mounted.contains(id));
+            }
         })
     });
 }

@@ -386,3 +386,28 @@ async fn open_shows_waiting_while_the_answer_is_still_being_sent() {
     tick().await;
     assert_eq!(c.get_attribute("data-state").as_deref(), Some("complete"));
 }
+
+/// `completeElicitation` keeps only ids of mounted URL cards: a host forwarding every
+/// completion a server sends (here 10,000 for no card) must not grow the page, so an id
+/// completed before any card had it is not remembered (it used to be kept forever, and a
+/// later card of that id opened as complete).
+#[wasm_bindgen_test]
+async fn embed_completions_for_no_mounted_card_are_not_kept() {
+    for n in 0..10_000 {
+        mcp_elicit_web::embed::complete_elicitation(format!("flood-{n}"));
+    }
+    let el = host();
+    let p = js_sys::JSON::parse(
+        r#"{"mode":"url","message":"Go","url":"https://example.com/y","elicitationId":"flood-7"}"#,
+    )
+    .expect("json");
+    let promise = mcp_elicit_web::embed::elicit(el.clone().into(), p);
+    button(&el, "Open in new tab").click();
+    JsFuture::from(promise).await.expect("resolves");
+    tick().await;
+    let c = q(&el, "[data-elicitation]");
+    assert_eq!(c.get_attribute("data-state").as_deref(), Some("waiting"));
+    mcp_elicit_web::embed::complete_elicitation("flood-7".into());
+    tick().await;
+    assert_eq!(c.get_attribute("data-state").as_deref(), Some("complete"));
+}
