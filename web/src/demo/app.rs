@@ -1,5 +1,6 @@
-//! The demo app's view, per `/work/shared/dom-contract.md`: Server URL + Connect, the
-//! connection status, the tools with a form each, pending elicitations, the result, errors.
+//! The demo app's view, per the DOM contract the browser tests drive (README,
+//! "Embedding"): Server URL + Connect, the connection status, the tools with a form each,
+//! pending elicitations, the result, errors.
 
 use leptos::prelude::*;
 use mcp_elicit::wire::{CallToolResult, ContentItem, Tool};

@@ -3,8 +3,8 @@
 //!
 //! `www/index.html` (its script, `www/index.js`) loads the wasm-bindgen package and calls
 //! [`mount_demo`] (`mountDemo` in JS) with the element to render into, unless the page is
-//! framed (`www/frame-guard.js`). Everything a test drives is in the DOM
-//! contract (`/work/shared/dom-contract.md`); the query parameters are read once, here.
+//! framed (`www/frame-guard.js`). Everything a test drives is in the DOM contract (README,
+//! "Embedding"); the query parameters are read once, here.
 
 mod actions;
 mod app;
