@@ -307,13 +307,7 @@ impl LegacySession {
     /// The error response to a `sampling/createMessage` request the host's handler could
     /// not answer (it threw, or the user refused): the server's tool sees `why`.
     pub fn refuse_sampling(&self, id: &RequestId, why: &str) -> Result<HttpRequest, DriverError> {
-        self.ready()?;
-        let error = ErrorObject {
-            code: codes::INTERNAL_ERROR,
-            message: why.to_owned(),
-            data: None,
-        };
-        Ok(self.with_session(HttpRequest::post(error_body(id, &error)?)))
+        self.refuse(id, why)
     }
 
     /// The error response to an `elicitation/create` this client will not show (e.g.
@@ -323,6 +317,11 @@ impl LegacySession {
         id: &RequestId,
         why: &str,
     ) -> Result<HttpRequest, DriverError> {
+        self.refuse(id, why)
+    }
+
+    /// An internal-error response to the server's request `id`, saying `why`.
+    fn refuse(&self, id: &RequestId, why: &str) -> Result<HttpRequest, DriverError> {
         self.ready()?;
         let error = ErrorObject {
             code: codes::INTERNAL_ERROR,
