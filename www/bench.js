@@ -4,7 +4,7 @@
 // about the machine than about the code.
 import init, { compileSchema, validateContent } from "./pkg/mcp_elicit_web.js";
 
-/** The schema the SDK's book_table example sends (protocol.md). */
+/** The schema the SDK's book_table example sends (a recorded transcript, core/tests/fixtures/transcripts/). */
 function bookTable() {
   return {
     schema: {

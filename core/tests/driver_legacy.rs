@@ -1,4 +1,4 @@
-//! The legacy session machine over protocol.md's exchanges: handshake,
+//! The legacy session machine over the recorded SDK exchanges (docs/protocol.md): handshake,
 //! session headers, routing, answers, -32042, expiry, close.
 
 use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession, SessionState};

@@ -1,7 +1,7 @@
 """The demo server's flows over plain HTTP (no browser), in both protocol eras.
 
 These pin down what the browser tests rely on: the seed tools answer with the exact
-texts, the modern rounds carry what protocol.md says, the answers are echoed typed,
+texts, the modern rounds carry what docs/protocol.md says, the answers are echoed typed,
 sampling and roots requests take the shape each era gives them (and -32021 without the
 capability), a prompt and a resource template ask like tools do, and CORS is answered
 (or, with --no-cors, refused as the stock SDK does), and a `--resumable` server's streams

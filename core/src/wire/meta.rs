@@ -101,7 +101,7 @@ impl ClientCapabilities {
         }
     }
 
-    /// Only elicitation, exactly as protocol.md's probe declares it.
+    /// Only elicitation (form and URL), what a client without sampling or roots declares.
     pub fn elicitation_only() -> Self {
         ClientCapabilities {
             elicitation: Some(ElicitationCapability {
