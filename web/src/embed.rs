@@ -225,3 +225,22 @@ pub fn complete_elicitation(elicitation_id: String) {
         })
     });
 }
+
+/// Unmounts what `elicit` rendered into `element`, if anything: its card leaves the DOM,
+/// its reactive state is freed, and its Promise (if still open) resolves `cancel`, as when
+/// the element is reused. The `<mcp-elicitation>` element calls it when it leaves the page.
+pub fn release(element: &web_sys::Element) {
+    let gone = MOUNTED.with(|m| {
+        let mut m = m.borrow_mut();
+        m.iter()
+            .position(|x| x.element == *element)
+            .map(|i| m.remove(i))
+    });
+    if let Some(mut gone) = gone {
+        if let Some(resolve) = gone.resolve.take() {
+            if let Ok(v) = to_js(&ElicitResult::cancel()) {
+                let _ = resolve.call1(&JsValue::NULL, &v);
+            }
+        }
+    }
+}
