@@ -355,10 +355,21 @@ def test_nested_arguments_go_through_the_json_editor(driver: Any, app_url: Any, 
     result_text(driver, "route: Oslo (2 nights), Bergen (1 night)")
 
 
-def test_modern_state_only_result_is_retried(driver: Any, app_url: Any, demo_server: Any) -> None:
-    """An `input_required` result with only `requestState` is retried (back-off) until done."""
+def test_modern_state_only_result_is_retried_after_a_back_off(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """An `input_required` result with only `requestState` is retried until done, each retry
+    after a back-off: the server refuses a retry that comes sooner than
+    `SLOW_REPORT_MIN_GAP_MS` after its answer (a lower bound on the spacing, not a timing)."""
+    from selenium.webdriver.common.by import By
+
     open_app(driver, app_url, demo_server, MODERN, "slow_report", {})
-    result_text(driver, "report ready after 2 retries")
+
+    def ended(d: Any) -> str | None:
+        alert = d.find_element(By.CSS_SELECTOR, "[data-testid=app-error]").text.strip()
+        shown = d.find_element(By.CSS_SELECTOR, "[data-testid=tool-result]").text.strip()
+        return f"error: {alert}" if alert else shown or None
+
+    outcome = wait_for(driver, ended, "the slow_report call to end")
+    assert outcome == "report ready after 2 retries", outcome
 
 
 # --- prompts and resources from the demo --------------------------------------------------

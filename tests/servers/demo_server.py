@@ -79,7 +79,10 @@ Tools whose legacy stream the server closes on purpose (for `--resumable`, below
 
 - `slow_report()`: modern: the first two answers carry only a `requestState` (no
   `inputRequests`), so a client retries with back-off; the third returns `report ready
-  after 2 retries`. Legacy: `report ready`.
+  after 2 retries`. A retry that arrives less than `SLOW_REPORT_MIN_GAP_MS` after the
+  answer before it (or whose call the server does not remember) is refused with the
+  JSON-RPC error -32600 `slow_report: try {n} came {ms} ms after the answer before it
+  ...`: a client that does not back off never gets the report. Legacy: `report ready`.
 - `plan_route(stops)`: `stops` is a list of `{city, nights=1}` objects (a schema no flat
   form renders). Returns `route: {city} ({n} night|nights), ...` or `route: empty`.
 - `route_by_list(regions)`: `regions` (a list of strings) carries `x-mcp-header: Regions`,
@@ -152,7 +155,9 @@ import argparse
 import itertools
 import json
 import re
+import secrets
 import sys
+import time
 from collections import OrderedDict, deque
 from contextvars import ContextVar
 from typing import Annotated, Any, Literal
@@ -178,6 +183,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 from mcp_types import (
     INVALID_PARAMS,
+    INVALID_REQUEST,
     CreateMessageResult,
     ElicitRequest,
     ElicitRequestFormParams,
@@ -814,14 +820,56 @@ async def note(name: str, ctx: Context) -> str | InputRequiredResult:
 # --- slow_report: a state-only input_required result (retry with back-off) -------------
 
 
+SLOW_REPORT_MIN_GAP_MS = 40
+"""The least time a `slow_report` retry must leave after the answer before it. Below the
+client's first back-off (50 ms, `BACKOFF_INITIAL_MS` in core/src/driver/modern.rs), so a
+client that waits as it should is never refused, whatever the machine's load: the gap is
+measured from the moment this server answered to the moment the retry reached the tool, and
+the client's wait lies between the two. A client that retries at once comes back within a
+few milliseconds. A retry that comes sooner is refused (-32600)."""
+
+SLOW_REPORT_CALLS_KEPT = 100
+"""How many `slow_report` calls the server remembers (when it last answered each). Beyond
+it the least recent is forgotten, and its next retry is refused as unknown: far more calls
+than any test has in flight at once."""
+
+_slow_report_answered: OrderedDict[str, float] = OrderedDict()
+"""Per `slow_report` call (the nonce in its `requestState`): when its latest answer left."""
+
+
+def slow_report_state(tries: int, call: str) -> InputRequiredResult:
+    """A state-only answer; records when it left, to check the retry's spacing."""
+    _slow_report_answered[call] = time.monotonic()
+    _slow_report_answered.move_to_end(call)
+    while len(_slow_report_answered) > SLOW_REPORT_CALLS_KEPT:
+        _slow_report_answered.popitem(last=False)
+    return InputRequiredResult(request_state=f"tries:{tries}:{call}")
+
+
 async def slow_report(ctx: Context) -> str | InputRequiredResult:
     """Not ready on the first try: the modern era answers with only a `requestState` (no
-    questions), which a client retries after a short back-off."""
+    questions), which a client retries after a short back-off (refused when it did not)."""
     if not is_modern(ctx):
         return "report ready"
-    tries = int(ctx.request_state.removeprefix("tries:")) if (ctx.request_state or "").startswith("tries:") else 0
+    arrived = time.monotonic()
+    state = ctx.request_state or ""
+    if not state.startswith("tries:"):
+        return slow_report_state(1, secrets.token_hex(8))
+    count, _, call = state.removeprefix("tries:").partition(":")
+    tries = int(count)
+    answered = _slow_report_answered.get(call)
+    if answered is None:
+        raise MCPError(code=INVALID_REQUEST, message=f"slow_report: try {tries + 1} belongs to no call this server remembers")
+    gap_ms = (arrived - answered) * 1000
+    if gap_ms < SLOW_REPORT_MIN_GAP_MS:
+        raise MCPError(
+            code=INVALID_REQUEST,
+            message=f"slow_report: try {tries + 1} came {gap_ms:.1f} ms after the answer before it "
+            f"(at least {SLOW_REPORT_MIN_GAP_MS} ms: back off before retrying)",
+        )
     if tries < 2:
-        return InputRequiredResult(request_state=f"tries:{tries + 1}")
+        return slow_report_state(tries + 1, call)
+    del _slow_report_answered[call]
     return f"report ready after {tries} retries"
 
 

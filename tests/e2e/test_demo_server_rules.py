@@ -1,0 +1,47 @@
+"""Rules the demo server enforces so the browser tests can rely on them: checked here with
+a plain HTTP client, so a browser test that passes proves the client kept the rule."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from harness import ModernClient, tool_text
+
+SLOW_REPORT_MIN_GAP_S = 0.04
+"""`SLOW_REPORT_MIN_GAP_MS` of tests/servers/demo_server.py, in seconds."""
+
+
+def test_slow_report_refuses_a_retry_that_does_not_back_off(demo_server: Any) -> None:
+    client = ModernClient(demo_server.url)
+    first = client.call_tool("slow_report")
+    state = first["result"]["requestState"]
+    # At once: refused, in words that say why.
+    hasty = client.call_tool("slow_report", request_state=state)
+    assert hasty["error"]["code"] == -32600, hasty
+    assert "ms after the answer before it" in hasty["error"]["message"], hasty
+
+
+def test_slow_report_answers_a_client_that_backs_off(demo_server: Any) -> None:
+    client = ModernClient(demo_server.url)
+    reply = client.call_tool("slow_report")
+    for _ in range(2):
+        assert reply["result"]["resultType"] == "input_required", reply
+        assert "inputRequests" not in reply["result"], reply
+        time.sleep(SLOW_REPORT_MIN_GAP_S * 2)  # the back-off this client owes the server
+        reply = client.call_tool("slow_report", request_state=reply["result"]["requestState"])
+    assert tool_text(reply["result"]) == "report ready after 2 retries"
+
+
+def test_slow_report_refuses_a_state_it_never_issued(make_demo_server: Any) -> None:
+    """A state from another server run names no call this one remembers (sealed with the
+    same key, so the SDK lets it through): refused, never answered as if spaced."""
+    server = make_demo_server()
+    client = ModernClient(server.url)
+    first = client.call_tool("slow_report")
+    state = first["result"]["requestState"]
+    server.restart()
+    time.sleep(SLOW_REPORT_MIN_GAP_S * 2)
+    late = client.call_tool("slow_report", request_state=state)
+    assert late["error"]["code"] == -32600, late
+    assert "no call this server remembers" in late["error"]["message"], late
