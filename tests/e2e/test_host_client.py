@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from harness import button, control_by_label, wait_css, wait_text
+from harness import button, control_by_label, wait_css, wait_for, wait_text
 from test_demo_flows import LEGACY, MODERN, card, set_checkbox, set_text
 
 BOTH = [LEGACY, MODERN]
@@ -96,23 +96,47 @@ def test_modern_sampling_handler_failure_fails_the_call_in_words(driver: Any, ww
     assert "sampling" in text, text
 
 
-def test_legacy_sampling_handler_failure_reaches_the_server(driver: Any, www: Any, demo_server: Any) -> None:
-    """Legacy: the refusal goes back as the JSON-RPC error of the server's request; the
-    tool then fails, and the host also says what its handler refused."""
-    open_host(driver, www, demo_server, LEGACY, sampling="fail")
+def test_legacy_sampling_handler_failure_reaches_the_server(driver: Any, www: Any, make_demo_server: Any) -> None:
+    """Legacy: the refusal goes back as the JSON-RPC error of the server's request (seen in
+    the server's trace); the tool then fails with that error, and the host says in words
+    both what its handler refused and why the call failed."""
+    server = make_demo_server()
+    open_host(driver, www, server, LEGACY, sampling="fail")
     run(driver, "tool", "ask_llm", {"question": "What is 6x7?"})
     wait_text(driver, ".mce-client .notice[role=status]", "The user refused to share the model.")
-    # The SDK reports the tool's failure as an error result or a JSON-RPC error.
-    from selenium.webdriver.common.by import By
+    text = host_error(driver, "The call to ask_llm failed")
+    assert "The user refused to share the model." in text and "-32603" in text, text
 
-    def failed(d: Any) -> bool:
-        alert = d.find_element(By.CSS_SELECTOR, "[data-testid=host-error]").text
-        done = d.find_elements(By.CSS_SELECTOR, "[data-testid=host-result][data-done=true]")
-        return bool(alert) or (bool(done) and json.loads(done[0].text).get("isError") is True)
+    # What the server sent and got: its sampling request, our error answer to it, and the
+    # tool call's own JSON-RPC error.
+    def traced() -> list[tuple[Any, dict[str, Any]]]:
+        return [(json.loads(r["request_body"] or "null"), r) for r in server.trace() if r["method"] == "POST"]
 
-    from harness import wait_for
+    def call_ended(_: Any) -> bool:
+        # A request is traced once it ends, which may be just after the page saw its end.
+        return any(isinstance(body, dict) and body.get("method") == "tools/call" for body, _ in traced())
 
-    wait_for(driver, failed, "the tool's failure after the refused sampling")
+    wait_for(driver, call_ended, "the tools/call in the server's trace")
+    posts = traced()
+    calls = [(body, r) for body, r in posts if isinstance(body, dict) and body.get("method") == "tools/call"]
+    assert len(calls) == 1, [body for body, _ in posts]
+    call, record = calls[0]
+    sent = sse_messages(record["response_body"])
+    asks = [m for m in sent if m.get("method") == "sampling/createMessage"]
+    assert len(asks) == 1, sent
+    refused = {"code": -32603, "message": "The user refused to share the model."}
+    answers = [body for body, _ in posts if isinstance(body, dict) and body.get("id") == asks[0]["id"] and "method" not in body]
+    assert answers == [{"jsonrpc": "2.0", "id": asks[0]["id"], "error": refused}], answers
+    assert sent[-1] == {"jsonrpc": "2.0", "id": call["id"], "error": refused}, sent
+
+
+def sse_messages(stream: str) -> list[dict[str, Any]]:
+    """The JSON-RPC messages of an SSE stream as the server sent it (its `data:` lines)."""
+    out = []
+    for line in stream.splitlines():
+        if line.startswith("data:") and line[5:].strip():
+            out.append(json.loads(line[5:]))
+    return out
 
 
 # --- roots -------------------------------------------------------------------------------
