@@ -8,6 +8,7 @@ pub mod boundary;
 pub mod client;
 pub mod components;
 pub mod demo;
+pub mod element;
 pub mod embed;
 pub mod host;
 pub mod pending;

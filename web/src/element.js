@@ -1,0 +1,117 @@
+// The <mcp-elicitation> custom element: one elicitation card in an open shadow root.
+// Defined by `defineElements()` (web/src/element.rs), which passes in the stylesheet and
+// the three wasm functions the element calls: render (elicit into an element), release
+// (unmount it) and complete (a URL card's completion).
+
+export function define_mcp_elicitation(tag, css, render, release, complete) {
+  if (typeof customElements === "undefined") {
+    throw new Error("defineElements: this page has no custom elements (customElements is undefined)");
+  }
+  const existing = customElements.get(tag);
+  if (existing) return existing.mcpElicit === true ? "ours" : "taken";
+
+  let sheet = null;
+  const stylesheet = () => {
+    if (sheet === null) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+    }
+    return sheet;
+  };
+
+  class McpElicitation extends HTMLElement {
+    static mcpElicit = true;
+    #params = null;
+    #mount = null;
+    #problem = null;
+    #token = 0;
+    #mounted = false;
+
+    constructor() {
+      super();
+      const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
+      root.adoptedStyleSheets = [stylesheet()];
+      this.#problem = document.createElement("p");
+      this.#problem.setAttribute("role", "alert");
+      this.#problem.setAttribute("part", "problem");
+      this.#problem.className = "mce-element-problem";
+      this.#problem.hidden = true;
+      this.#mount = document.createElement("div");
+      this.#mount.setAttribute("part", "container");
+      root.append(this.#problem, this.#mount);
+    }
+
+    get params() {
+      return this.#params;
+    }
+
+    set params(value) {
+      this.#params = value ?? null;
+      if (this.isConnected) this.#render();
+    }
+
+    connectedCallback() {
+      // A `params` set before the element was defined is an own property that hides the
+      // accessor: take it over.
+      if (Object.prototype.hasOwnProperty.call(this, "params")) {
+        const value = this.params;
+        delete this.params;
+        this.#params = value ?? null;
+      }
+      if (!this.#mounted && this.#params !== null) this.#render();
+    }
+
+    disconnectedCallback() {
+      // Moving the element (remove, then insert) keeps the card and what was typed; only an
+      // element still out of the document once this task ends is released.
+      queueMicrotask(() => {
+        if (!this.isConnected) this.#release();
+      });
+    }
+
+    /** URL mode: the server said this card's elicitation is complete. */
+    complete() {
+      const id = this.#params !== null && typeof this.#params === "object" ? this.#params.elicitationId : undefined;
+      if (typeof id === "string") complete(id);
+    }
+
+    #release() {
+      this.#token += 1;
+      if (this.#mounted) {
+        this.#mounted = false;
+        release(this.#mount);
+      }
+    }
+
+    #render() {
+      this.#release();
+      this.#problem.hidden = true;
+      this.#problem.textContent = "";
+      if (this.#params === null) return;
+      const token = this.#token;
+      const options = {};
+      const name = this.getAttribute("server-name");
+      const host = this.getAttribute("server-host");
+      if (name !== null) options.serverName = name;
+      if (host !== null) options.serverHost = host;
+      this.#mounted = true;
+      render(this.#mount, this.#params, options).then(
+        (result) => {
+          if (token !== this.#token) return;
+          this.dispatchEvent(new CustomEvent("answer", { detail: result, bubbles: true, composed: true }));
+        },
+        (error) => {
+          if (token !== this.#token) return;
+          this.#mounted = false;
+          const message = error instanceof Error ? error.message : String(error);
+          this.#problem.textContent = message;
+          this.#problem.hidden = false;
+          this.dispatchEvent(new CustomEvent("error", { detail: error, bubbles: true, composed: true }));
+        },
+      );
+    }
+  }
+
+  customElements.define(tag, McpElicitation);
+  return "defined";
+}
