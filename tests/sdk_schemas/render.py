@@ -9,7 +9,9 @@ fixture is what a real server sends. Each valid answer is checked by the model i
 
 Writes core/tests/fixtures/sdk_schemas.json. Deterministic: same SDK, same bytes.
 
-Run: .venv/bin/python tests/sdk_schemas/render.py   (or /tmp/probe-venv/bin/python)
+Run: .venv/bin/python tests/sdk_schemas/render.py
+Check: .venv/bin/python tests/sdk_schemas/render.py --check   (exit 1 if the committed
+fixture is not byte for byte what the installed SDK renders; writes nothing)
 """
 
 from __future__ import annotations
@@ -165,15 +167,30 @@ def refused_case(model):
     sys.exit(f"{model.__name__}: expected the SDK to refuse it")
 
 
-def main():
+def render():
+    """The fixture's text, as the installed SDK renders it."""
     cases = [accepted_case(*c) for c in ACCEPTED] + [refused_case(m) for m in REFUSED]
     import mcp  # noqa: F401  (version recorded so a changed SDK shows in the diff)
     from importlib.metadata import version
 
     doc = {"generatedBy": "tests/sdk_schemas/render.py", "mcpVersion": version("mcp"), "cases": cases}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n", len(cases), version("mcp")
+
+
+def main():
+    text, count, sdk = render()
+    args = sys.argv[1:]
+    if args == ["--check"]:
+        current = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
+        if current != text:
+            sys.exit(f"{OUT} is not what mcp=={sdk} renders; re-run {sys.argv[0]} without --check")
+        print(f"{OUT} matches mcp=={sdk} ({count} schemas)")
+        return
+    if args:
+        sys.exit(f"usage: {sys.argv[0]} [--check]")
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {len(cases)} schemas to {OUT}")
+    OUT.write_text(text, encoding="utf-8")
+    print(f"wrote {count} schemas to {OUT}")
 
 
 if __name__ == "__main__":
