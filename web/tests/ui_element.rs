@@ -259,3 +259,36 @@ fn defining_twice_is_harmless() {
     define_elements().expect("first");
     define_elements().expect("second");
 }
+
+#[wasm_bindgen_test]
+async fn the_page_styles_the_card_through_its_parts_and_properties() {
+    let style = add_page_style(
+        "mcp-elicitation { --mce-radius: 13px; } \
+         mcp-elicitation::part(card) { outline: 3px solid rgb(1, 2, 3); }",
+    );
+    let el = card(form("Parts"));
+    tick().await;
+    let section = q(&shadow_container(&el), "[data-elicitation]");
+    assert_eq!(style_of(&section, "outline-color"), "rgb(1, 2, 3)");
+    assert_eq!(style_of(&section, "border-top-left-radius"), "13px");
+    style.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_new_card_does_not_take_focus_from_a_field_being_typed_in_another() {
+    let first = card(form("First"));
+    tick().await;
+    let typing = input(&shadow_container(&first), "name");
+    typing.focus().expect("focus");
+    let _second = card(form("Second"));
+    tick().await;
+    let active = first
+        .shadow_root()
+        .and_then(|r| r.active_element())
+        .map(|e| e.get_attribute("name"));
+    assert_eq!(
+        active,
+        Some(Some("name".to_owned())),
+        "focus stays in the first card"
+    );
+}

@@ -27,7 +27,7 @@ fn requesting_server(server: MaybeProp<ServerIdentity>) -> impl IntoView {
             });
             let fallback = name.is_none().then_some("the server at ");
             view! {
-                <p class="mce-requester" data-testid="requesting-server">
+                <p class="mce-requester" part="requester" data-testid="requesting-server">
                     <span class="mce-requester-label">"Asked by "</span>
                     {name}
                     {fallback}
@@ -87,9 +87,9 @@ pub fn ElicitationView(
                 (_, c) => c.as_str(),
             };
             view! {
-                <section class="mce-elicitation" data-elicitation=key data-mode="url" data-state=data_state aria-labelledby=label_id>
+                <section class="mce-elicitation" part="card" data-elicitation=key data-mode="url" data-state=data_state aria-labelledby=label_id>
                     {requesting_server(server)}
-                    <p class="mce-message" id=msg_id>{message}</p>
+                    <p class="mce-message" part="message" id=msg_id>{message}</p>
                     <UrlCard params=url on_answer=answer state=card status=status completed=completed.unwrap_or_else(|| Signal::stored(HashSet::new())) />
                 </section>
             }
@@ -139,10 +139,10 @@ pub fn ElicitationView(
                             <p class="mce-refusal" role="alert">
                                 "This request cannot be shown as a form: " {e.message} {at} "."
                             </p>
-                            <div class="mce-actions">
-                                <button type="button" prop:disabled=move || locked.get()
+                            <div class="mce-actions" part="actions">
+                                <button type="button" part="button" prop:disabled=move || locked.get()
                                     on:click=move |_| answer.run(ElicitResult::decline())>"Decline"</button>
-                                <button type="button" prop:disabled=move || locked.get()
+                                <button type="button" part="button" prop:disabled=move || locked.get()
                                     on:click=move |_| answer.run(ElicitResult::cancel())>"Cancel"</button>
                             </div>
                         </div>
@@ -151,9 +151,9 @@ pub fn ElicitationView(
                 }
             };
             view! {
-                <section class="mce-elicitation" data-elicitation=key data-mode="form" data-state=data_state aria-labelledby=label_id>
+                <section class="mce-elicitation" part="card" data-elicitation=key data-mode="form" data-state=data_state aria-labelledby=label_id>
                     {requesting_server(server)}
-                    <p class="mce-message" id=msg_id>{message}</p>
+                    <p class="mce-message" part="message" id=msg_id>{message}</p>
                     {body}
                 </section>
             }

@@ -130,7 +130,7 @@ fn text_like(
     let error = state.error;
     let required = state.field.required;
     view! {
-        <div class="mce-field" data-kind=kind>
+        <div class="mce-field" part="field" data-kind=kind>
             <label for=state.id.clone()>{state.field.label.clone()}{required_mark(required)}</label>
             {description(&state)}
             <input
@@ -176,7 +176,7 @@ fn checkbox(state: FieldState, disabled: Signal<bool>) -> AnyView {
     let error = state.error;
     let required = state.field.required;
     view! {
-        <div class="mce-field mce-checkbox" data-kind="checkbox">
+        <div class="mce-field mce-checkbox" part="field" data-kind="checkbox">
             <input
                 type="checkbox"
                 id=state.id.clone()
@@ -240,7 +240,7 @@ fn select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOption>) -
         })
         .collect_view();
     view! {
-        <div class="mce-field" data-kind="select">
+        <div class="mce-field" part="field" data-kind="select">
             <label for=state.id.clone()>{state.field.label.clone()}{required_mark(required)}</label>
             {description(&state)}
             <select
@@ -359,6 +359,7 @@ fn multi_select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOpti
     view! {
         <fieldset
             class="mce-field mce-multi"
+            part="field"
             data-kind="multiselect"
             id=state.id.clone()
             data-name=state.field.name.clone()

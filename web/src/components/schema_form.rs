@@ -19,12 +19,23 @@ use mcp_elicit::schema::FormSpec;
 use serde_json::{Map, Value};
 use wasm_bindgen::JsCast;
 
+/// The focused element itself when it sits in (open) shadow roots: the document only
+/// names their outermost host (e.g. an `<mcp-elicitation>` whose field is being typed in).
+fn deepest_active(mut el: web_sys::Element) -> web_sys::Element {
+    // Bounded by the nesting of shadow roots in the page; a cycle is impossible.
+    while let Some(inner) = el.shadow_root().and_then(|r| r.active_element()) {
+        el = inner;
+    }
+    el
+}
+
 /// Focuses the first control inside `root`, unless the user is already in a control
 /// elsewhere (a request arriving while they type in another form must not steal focus).
 fn focus_first(root: &web_sys::Element) {
     let busy_elsewhere = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.active_element())
+        .map(deepest_active)
         .map(|el| {
             let tag = el.tag_name().to_ascii_lowercase();
             matches!(tag.as_str(), "input" | "select" | "textarea" | "button")
@@ -211,22 +222,22 @@ pub fn SchemaForm(
     };
 
     view! {
-        <div class="mce-form" role="form" node_ref=form_ref on:keydown=on_keydown>
+        <div class="mce-form" part="form" role="form" node_ref=form_ref on:keydown=on_keydown>
             {title.map(|t| view! { <h3 class="mce-form-title">{t}</h3> })}
             {desc.map(|d| view! { <p class="mce-form-description">{d}</p> })}
             {controls}
-            <div class="mce-actions">
-                <button type="button" class="mce-primary" prop:disabled=move || busy.get()
+            <div class="mce-actions" part="actions">
+                <button type="button" class="mce-primary" part="button primary" prop:disabled=move || busy.get()
                     on:click=move |_| do_submit()>
                     {label}
                 </button>
                 {on_decline.map(|cb| view! {
-                    <button type="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
+                    <button type="button" part="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
                         "Decline"
                     </button>
                 })}
                 {on_cancel.map(|cb| view! {
-                    <button type="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
+                    <button type="button" part="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
                         "Cancel"
                     </button>
                 })}

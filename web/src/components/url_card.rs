@@ -67,11 +67,11 @@ pub fn UrlCard(
 
     let decline_cancel = move || {
         view! {
-            <button type="button" prop:disabled=move || busy.get()
+            <button type="button" part="button" prop:disabled=move || busy.get()
                 on:click=move |_| { state.set(CardState::Answered); on_answer.run(ElicitResult::decline()) }>
                 "Decline"
             </button>
-            <button type="button" prop:disabled=move || busy.get()
+            <button type="button" part="button" prop:disabled=move || busy.get()
                 on:click=move |_| { state.set(CardState::Answered); on_answer.run(ElicitResult::cancel()) }>
                 "Cancel"
             </button>
@@ -99,7 +99,7 @@ pub fn UrlCard(
                 <span class="mce-url-label">"Link: "</span>
                 <code class="mce-url">{params.url.clone()}</code>
             </p>
-            <div class="mce-actions">{decline_cancel()}</div>
+            <div class="mce-actions" part="actions">{decline_cancel()}</div>
         }
         .into_any(),
         Ok(safe) => {
@@ -119,17 +119,17 @@ pub fn UrlCard(
             view! {
                 <div class="mce-host-box">
                     <span class="mce-host-label">"You are asked to visit"</span>
-                    <strong class="mce-host" data-testid="url-host">{host_line}</strong>
+                    <strong class="mce-host" part="host" data-testid="url-host">{host_line}</strong>
                     {punycode}
                 </div>
                 <p class="mce-url-full">
                     <span class="mce-url-label">"Full address: "</span>
-                    <code class="mce-url" data-testid="url-full">{safe.href.clone()}</code>
+                    <code class="mce-url" part="url" data-testid="url-full">{safe.href.clone()}</code>
                 </p>
                 {move || match state.get() {
                     CardState::Pending => view! {
-                        <div class="mce-actions">
-                            <button type="button" class="mce-primary" prop:disabled=move || busy.get()
+                        <div class="mce-actions" part="actions">
+                            <button type="button" class="mce-primary" part="button primary" prop:disabled=move || busy.get()
                                 on:click={
                                     let href = href.clone();
                                     move |_| match open_new_tab(&href) {
@@ -150,8 +150,8 @@ pub fn UrlCard(
                         <p class="mce-waiting" role="status">
                             "Opened in a new tab. Waiting for the server to confirm you finished there…"
                         </p>
-                        <div class="mce-actions">
-                            <button type="button" on:click=move |_| state.set(CardState::Dismissed)>"Dismiss"</button>
+                        <div class="mce-actions" part="actions">
+                            <button type="button" part="button" on:click=move |_| state.set(CardState::Dismissed)>"Dismiss"</button>
                         </div>
                     }.into_any(),
                     CardState::Complete => view! {
