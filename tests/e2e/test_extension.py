@@ -11,8 +11,9 @@ Python SDK demo server.
   `host_permissions` lift CORS).
 - Under the extension's CSP a script of the extension's own that calls `eval` or
   `new Function` gets an `EvalError`, an inline script is refused, and the package still
-  runs (its wasm needs only `'wasm-unsafe-eval'`): the proof that the package works in an
-  extension.
+  runs (its wasm needs only `'wasm-unsafe-eval'`): `compileSchema` (a cyclic schema
+  refused in words), `validateContent`, `elicit` and `McpClient`. This is the proof that
+  the package works in an extension.
 - The server URL is kept in `chrome.storage.local`: a first run connects nowhere, a saved
   server is connected again when the panel opens, and a URL of another scheme is refused in
   words.
@@ -31,7 +32,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import CHROMEDRIVER, CHROMIUM, REPO, WWW, button, chrome_options, wait_css, wait_for, wait_text
+from harness import (
+    CHROMEDRIVER,
+    CHROMIUM,
+    REPO,
+    WWW,
+    button,
+    chrome_options,
+    control_by_label,
+    wait_css,
+    wait_for,
+    wait_text,
+)
 from test_demo_flows import LEGACY, MODERN, card, set_checkbox
 
 EXTENSION_ID = "aeegiafafipebfgjabdlaggpbindkkdm"
@@ -256,12 +268,36 @@ def test_the_side_panel_answers_a_form_and_a_url_request(
 
 # --- the extension's CSP ------------------------------------------------------------------
 
-# A script of the extension's own (so 'self' lets it run) that tries what the CSP forbids.
+# A module of the extension's own (so 'self' lets it run): what the CSP forbids, then the
+# package's JS API (compileSchema once built its JSON replacer with `new Function`).
 CSP_PROBE = """
+import init, { compileSchema, validateContent, elicit } from "./pkg/mcp_elicit_web.js";
+
 const tried = {};
+const failure = (e) => `${e && e.name}: ${e && e.message}`;
 try { tried.eval = String(eval("6 * 7")); } catch (e) { tried.eval = e.name; }
 try { tried.function = String(new Function("return 6 * 7")()); } catch (e) { tried.function = e.name; }
+
+await init();
+const schema = {
+  type: "object",
+  properties: { name: { type: "string", title: "Your name", minLength: 2 } },
+  required: ["name"],
+};
+try { tried.compile = compileSchema(schema).fields.map((f) => f.name); } catch (e) { tried.compile = failure(e); }
+try { tried.validate = validateContent(schema, { name: "Ada" }); } catch (e) { tried.validate = failure(e); }
+const cyclic = { type: "object", properties: {} };
+cyclic.properties.self = cyclic;
+try { tried.cyclic = compileSchema(cyclic); } catch (e) { tried.cyclic = failure(e); }
 document.body.dataset.cspProbe = JSON.stringify(tried);
+
+const slot = document.createElement("div");
+slot.id = "probe-slot";
+document.body.append(slot);
+elicit(slot, { message: "Who are you?", requestedSchema: schema }).then(
+  (result) => { document.body.dataset.cspElicit = JSON.stringify(result); },
+  (e) => { document.body.dataset.cspElicit = failure(e); },
+);
 """
 
 # Listens for CSP violations, then adds the probe (allowed) and an inline script (refused).
@@ -275,6 +311,7 @@ const inline = document.createElement("script");
 inline.textContent = "window.inlineRan = true;";
 document.body.append(inline);
 const probe = document.createElement("script");
+probe.type = "module";
 probe.src = "csp-probe.js";
 probe.onload = () => done(true);
 probe.onerror = () => done(false);
@@ -289,7 +326,8 @@ def test_under_the_extension_csp_eval_is_refused_and_the_package_works(
     open_panel(driver)
     assert driver.execute_async_script(INJECT) is True
     probe = wait_for(driver, lambda d: d.execute_script("return document.body.dataset.cspProbe"), "the probe ran")
-    assert json.loads(probe) == {"eval": "EvalError", "function": "EvalError"}
+    tried = json.loads(probe)
+    assert tried.pop("eval") == "EvalError" and tried.pop("function") == "EvalError", probe
     assert driver.execute_script("return window.inlineRan") is None
     # Each refusal is reported (Chromium reports it once per policy in force: the manifest's
     # and the minimum it enforces on every extension page).
@@ -297,7 +335,19 @@ def test_under_the_extension_csp_eval_is_refused_and_the_package_works(
     wait_for(driver, lambda d: set(d.execute_script("return window.violations")) == expected, "both refusals reported")
     violations = driver.execute_script("return window.violations")
 
-    # The package (its wasm compiled under 'wasm-unsafe-eval') runs in this very page.
+    # The package (its wasm compiled under 'wasm-unsafe-eval') runs in this very page: the
+    # core's JS API, one form through elicit, and McpClient against the server.
+    assert tried.pop("compile") == ["name"]
+    assert tried.pop("validate") == {"ok": True, "content": {"name": "Ada"}}
+    cyclic = tried.pop("cyclic")
+    assert cyclic.startswith("SchemaError: ") and "/properties/self" in cyclic and "cycle" in cyclic, cyclic
+    assert tried == {}
+    form = wait_css(driver, "#probe-slot [data-elicitation]")
+    control_by_label(form, "Your name").send_keys("Ada")
+    button(form, "Submit").click()
+    answer = wait_for(driver, lambda d: d.execute_script("return document.body.dataset.cspElicit"), "elicit's answer")
+    assert json.loads(answer) == {"action": "accept", "content": {"name": "Ada"}}
+
     connect(driver, ext_server, MODERN)
     call_tool(driver, "delete_folder", {"path": "/tmp/csp"})
     form = card(driver, "form", "/tmp/csp has 2 file(s). Delete anyway?")
