@@ -147,7 +147,7 @@ def test_a_link_to_a_tool_the_server_does_not_list_is_said(driver: Any, app_url:
 
 # --- the pages refuse to be framed ----------------------------------------------------------
 
-FRAMED_PAGES = ["", "index.html", "embed.html", "csp-check.html"]
+FRAMED_PAGES = ["", "index.html", "embed.html"]
 
 
 def framing_page(tmp_path: Any, target: str) -> Any:
@@ -185,7 +185,7 @@ def test_a_page_of_another_origin_cannot_frame_the_demo(
     assert server.methods() == [], "the framed page never ran"
 
 
-@pytest.mark.parametrize("page", ["index.html", "embed.html", "csp-check.html", "host.html"])
+@pytest.mark.parametrize("page", ["index.html", "embed.html", "host.html"])
 def test_a_page_framed_by_a_host_that_drops_the_headers_refuses_to_start(
     driver: Any, make_demo_server: Any, tmp_path: Any, page: str
 ) -> None:
