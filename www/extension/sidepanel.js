@@ -166,12 +166,15 @@ document.getElementById("run").addEventListener("submit", async (ev) => {
     alertEl.textContent = "The arguments are not valid JSON: " + e.message;
     return;
   }
+  // A call of a connection replaced meanwhile shows nothing: its server is no longer the one named above.
+  const caller = client;
   try {
-    const result = await client.callTool(toolField.value, args);
+    const result = await caller.callTool(toolField.value, args);
+    if (caller !== client) return;
     resultEl.textContent = JSON.stringify(result, null, 2);
     resultEl.dataset.done = "true";
   } catch (e) {
-    alertEl.textContent = e.message;
+    if (caller === client) alertEl.textContent = e.message;
   }
 });
 
