@@ -130,3 +130,93 @@ export function elicit(
  * (what `notifications/elicitation/complete` does).
  */
 export function completeElicitation(elicitationId: string): void;
+
+/** What one form answer holds on the wire: the flat values a card's fields produce. */
+export type ElicitContent = { [key: string]: string | number | boolean | string[] };
+
+/** The answer `elicitationHandler`'s request handler resolves with (the SDK's `ElicitResult`). */
+export type ElicitationHandlerResult =
+  | { action: "accept"; content?: ElicitContent }
+  | { action: "decline" }
+  | { action: "cancel" };
+
+/**
+ * The part of the TypeScript SDK's `Client` that `install` uses (structural: the package
+ * does not depend on the SDK).
+ */
+export interface SdkClientLike {
+  registerCapabilities(capabilities: { elicitation: { form: {}; url: {} } }): void;
+  setRequestHandler(schema: any, handler: (request: any, extra: any) => any): void;
+  setNotificationHandler(schema: any, handler: (notification: any) => any): void;
+  getServerVersion?(): { name: string; title?: string } | undefined;
+}
+
+/** What `elicitationHandler` takes. */
+export interface ElicitationHandlerOptions {
+  /** Required: each request's card appears in a child of its own appended here. */
+  container: HTMLElement;
+  /**
+   * The endpoint (the URL given to `StreamableHTTPClientTransport`): its host is shown in
+   * every card as the requesting server's. Without it (or `serverHost`) cards name no server.
+   */
+  serverUrl?: string | URL;
+  /** The host to show instead of `serverUrl`'s. */
+  serverHost?: string;
+  /** The name to show; by default the server's own (`client.getServerVersion()`: title, else name). */
+  serverName?: string;
+  /** The SDK client whose server's name cards show (set by `install` when absent). */
+  client?: SdkClientLike;
+}
+
+/** The SDK's `elicitation/create` request, as its `ElicitRequestSchema` parses it. */
+export interface SdkElicitRequest {
+  method: "elicitation/create";
+  params: { [key: string]: unknown };
+}
+
+/** The SDK's `notifications/elicitation/complete` notification. */
+export interface SdkElicitationComplete {
+  method: "notifications/elicitation/complete";
+  params: { elicitationId: string; [key: string]: unknown };
+}
+
+/** What `elicitationHandler` returns: the SDK handlers, the capabilities, and the cards' state. */
+export interface ElicitationHandler {
+  /** Declare these (`new Client(info, { capabilities })` or `registerCapabilities`). */
+  readonly capabilities: { elicitation: { form: {}; url: {} } };
+  /**
+   * For `client.setRequestHandler(ElicitRequestSchema, handler.handleRequest)`: shows the
+   * card and resolves with the person's answer (a form's content has passed the card's
+   * validation). When `extra.signal` aborts (the server cancelled, the connection closed)
+   * the card is removed and the handler resolves `cancel`, which the SDK does not send.
+   * Rejects with an Error carrying a JSON-RPC `code` (the SDK's error response) for params
+   * that are not elicitation params (-32602), a task-augmented request (-32602), or a
+   * request beyond the cards' limits (-32603).
+   */
+  handleRequest(request: SdkElicitRequest, extra?: { signal?: AbortSignal }): Promise<ElicitationHandlerResult>;
+  /**
+   * For `client.setNotificationHandler(ElicitationCompleteNotificationSchema,
+   * handler.handleComplete)`: ends the wait of this handler's URL card with that id.
+   */
+  handleComplete(notification: SdkElicitationComplete): void;
+  /**
+   * Before `client.connect`: declares the capabilities and sets both handlers, the
+   * schemas given by the caller from `@modelcontextprotocol/sdk/types.js`. Returns the client.
+   */
+  install<C extends SdkClientLike>(
+    client: C,
+    schemas: { ElicitRequestSchema: unknown; ElicitationCompleteNotificationSchema: unknown },
+  ): C;
+  /** Cards waiting for the person now. */
+  readonly pending: number;
+  /** Removes every card; those still waiting are answered `cancel`. */
+  dispose(): void;
+}
+
+/**
+ * An adapter for the official TypeScript SDK's `Client` (`@modelcontextprotocol/sdk` 1.x):
+ * its elicitations shown as this package's cards in `options.container`. Throws a
+ * TypeError for a missing container or a malformed option. The package does not import
+ * the SDK: its schemas come from the caller.
+ */
+export function elicitationHandler(options: ElicitationHandlerOptions): ElicitationHandler;
