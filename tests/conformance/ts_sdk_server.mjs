@@ -5,7 +5,7 @@
 // `initialize`; any other request without a session is refused with HTTP 400. For
 // tests/e2e/test_ts_sdk_server.py.
 //
-//   node tests/conformance/ts_sdk_server.mjs <port>
+//   node tests/conformance/ts_sdk_server.mjs <port> [--held]
 //
 // Tools:
 //   every_field   one form elicitation with every field kind the spec has (each with a
@@ -14,6 +14,11 @@
 //   sign_in       a URL-mode elicitation to http://127.0.0.1:<port>/signed-in?id=<id>;
 //                 loading that page is "finishing the flow": the server then sends
 //                 notifications/elicitation/complete for <id>
+// With --held (tests/npm/drive-sdk.mjs), also:
+//   held_question a form elicitation that drop_question withdraws (the SDK then sends
+//                 notifications/cancelled); answers `held_question: <action>` or
+//                 `held_question: withdrawn`
+//   drop_question withdraws this session's held questions; answers `dropped <n>`
 //
 // CORS: answers for loopback page origins only (what a server for a browser client must
 // send); the session and version headers are exposed to the page.
@@ -24,8 +29,9 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 
 const port = Number(process.argv[2]);
+const withHeld = process.argv.includes("--held");
 if (!Number.isInteger(port) || port <= 0) {
-  console.error("usage: ts_sdk_server.mjs <port>");
+  console.error("usage: ts_sdk_server.mjs <port> [--held]");
   process.exit(2);
 }
 
@@ -97,7 +103,32 @@ function makeServer() {
     });
     return { content: [{ type: "text", text: `sign_in: ${result.action}` }] };
   });
+  if (withHeld) registerHeld(server);
   return server;
+}
+
+function registerHeld(server) {
+  const held = new Set();
+  server.registerTool("held_question", { description: "Asks a question drop_question withdraws." }, async () => {
+    const controller = new AbortController();
+    held.add(controller);
+    try {
+      const result = await server.server.elicitInput(
+        { mode: "form", message: "A question the server may withdraw.", requestedSchema: { type: "object", properties: { ok: { type: "boolean", title: "OK" } } } },
+        { signal: controller.signal },
+      );
+      return { content: [{ type: "text", text: `held_question: ${result.action}` }] };
+    } catch {
+      return { content: [{ type: "text", text: "held_question: withdrawn" }] };
+    } finally {
+      held.delete(controller);
+    }
+  });
+  server.registerTool("drop_question", { description: "Withdraws the held questions." }, async () => {
+    const n = held.size;
+    for (const controller of held) controller.abort("withdrawn by drop_question");
+    return { content: [{ type: "text", text: `dropped ${n}` }] };
+  });
 }
 
 const transports = new Map();
