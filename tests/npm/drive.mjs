@@ -78,7 +78,7 @@ try {
   );
 
   const names = await page.evaluate(() => window.exportNames);
-  const expected = ["McpClient", "compileSchema", "completeElicitation", "default", "elicit",
+  const expected = ["McpClient", "compileSchema", "completeElicitation", "default", "elicit", "elicitationHandler",
     "initSync", "validateContent"];
   check(
     JSON.stringify(names) === JSON.stringify(expected),

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The npm package as installed: builds it (scripts/build-npm; or takes the tarball in
 # $MCP_ELICIT_TARBALL), installs the tarball into a temp copy of the scratch app
-# (tests/npm/app), type-checks types.ts against it with tsc, bundles the app with esbuild
-# and drives the bundle in headless Chromium (drive.mjs). Run from anywhere: tests/npm/run.sh
+# (tests/npm/app), type-checks types.ts and sdk-types.ts against it with tsc, bundles the
+# app with esbuild and drives the bundle in headless Chromium: drive.mjs (the package on
+# its own), drive-sdk.mjs (elicitationHandler in the TypeScript SDK's Client, against the
+# TypeScript and Python SDK servers; needs scripts/setup's .venv and
+# tests/conformance/node_modules). Run from anywhere: tests/npm/run.sh
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$repo/tests/npm"
@@ -18,10 +21,13 @@ case "$tarball" in /*) ;; *) tarball="$(pwd)/$tarball" ;; esac
 app=$(mktemp -d "${TMPDIR:-/tmp}/mce-npm-app.XXXXXX")
 trap 'rm -rf "$app"' EXIT
 cp "$here/app/package.json" "$here/app/package-lock.json" "$here/app/index.html" \
-  "$here/app/main.js" "$here/app/types.ts" "$here/app/tsconfig.json" "$here/drive.mjs" "$app/"
+  "$here/app/main.js" "$here/app/types.ts" "$here/app/tsconfig.json" \
+  "$here/app/sdk.html" "$here/app/sdk.js" "$here/app/sdk-types.ts" "$here/app/tsconfig.sdk.json" \
+  "$here/drive.mjs" "$here/drive-sdk.mjs" "$app/"
 cd "$app"
 
-# The pinned esbuild and playwright-core (package-lock.json), then the tarball, as a user would.
+# The pinned esbuild, playwright-core, typescript and @modelcontextprotocol/sdk
+# (package-lock.json), then the tarball, as a user would.
 npm ci --no-audit --no-fund --loglevel=error
 echo "[npm test] npm install $tarball into $app"
 npm install --no-save --no-audit --no-fund --loglevel=error "$tarball"
@@ -45,3 +51,6 @@ ls -l dist
 
 echo "[npm test] headless Chromium"
 node drive.mjs "$app"
+
+echo "[npm test] headless Chromium: the TypeScript SDK's Client with elicitationHandler"
+node drive-sdk.mjs "$app" "$repo"
