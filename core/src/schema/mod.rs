@@ -12,6 +12,9 @@
 //! | property order | kept as the schema gives it (serde_json `preserve_order`) |
 //! | `title` / `description` of a field | accepted: label (else the name) and help text |
 //! | `type: "string"` with `minLength`, `maxLength`, `pattern` | accepted |
+//! | `pattern`: ECMA-262 with the `u` flag (lookaround, back-references, named groups, `\p{…}`); Python's `(?P<n>…)`, `(?P=n)`, `\A`, `\Z` read as Python means them | checked, in bounded time ([`pattern`]) |
+//! | `pattern` this client cannot check: another dialect, not a regular expression, longer than [`MAX_PATTERN_LEN`] bytes, over [`MAX_PROGRAM_LEN`], [`MAX_PATTERN_DEPTH`] or [`MAX_PATTERN_GROUPS`] | **accepted, not checked**: the field says so ([`Pattern::note`]) and the server decides |
+//! | `pattern` that is not a string | refused at `/properties/<name>/pattern` |
 //! | `format`: `email`, `uri`, `date`, `date-time` | accepted and validated |
 //! | any other `format` (`uuid`, `time`, ...) | **ignored**: formats are annotations in JSON Schema, a plain text box still works (the Python SDK never emits them) |
 //! | `type: "number"` / `"integer"` with `minimum`, `maximum` | accepted |
@@ -34,7 +37,6 @@
 //! | `enumNames` not matching `enum` one to one | refused at `/properties/<name>/enumNames` |
 //! | both `enum` and `oneOf` | refused at `/properties/<name>` |
 //! | `default` of the wrong kind (wrong type, non-integral integer, not a choice) | refused at `/properties/<name>/default` |
-//! | `pattern` that is not a regular expression (syntax of the `regex-lite` crate: no look-around or back-references), longer than [`MAX_PATTERN_LEN`] bytes, or larger than [`REGEX_SIZE_LIMIT`] compiled | refused at `/properties/<name>/pattern` |
 //! | more than [`MAX_PROPERTIES`] properties | refused at `/properties` |
 //! | more than [`MAX_ENUM_OPTIONS`] choices in one field | refused at that list |
 //! | non-numeric bounds, negative or fractional lengths/counts, `min > max` lengths/counts | refused at that key |
@@ -50,10 +52,12 @@
 mod compile;
 mod error;
 mod form;
+pub mod pattern;
 
 pub use compile::{compile, MAX_ENUM_OPTIONS, MAX_PROPERTIES};
 pub use error::SchemaError;
-pub use form::{
-    EnumOption, Field, FieldKind, FormSpec, NumberBounds, Pattern, PatternError, StringFormat,
-    MAX_PATTERN_LEN, MAX_PATTERN_TEXT_LEN, REGEX_SIZE_LIMIT,
+pub use form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, StringFormat};
+pub use pattern::{
+    Pattern, PatternCheck, PatternError, MAX_MATCH_STEPS, MAX_MEMO_BITS, MAX_PATTERN_DEPTH,
+    MAX_PATTERN_GROUPS, MAX_PATTERN_LEN, MAX_PATTERN_TEXT_LEN, MAX_PROGRAM_LEN,
 };

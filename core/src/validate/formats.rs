@@ -129,6 +129,21 @@ mod tests {
         assert!(!is_date_time("2025-12-26 19:30"));
     }
 
+    /// RFC 3339 5.7: a leap second is 60 at 23:59 UTC; with an offset the local minute is
+    /// the one that is 23:59 in UTC (JSON Schema's test suite uses these).
+    #[test]
+    fn date_times_with_a_leap_second() {
+        assert!(is_date_time("2016-12-31T23:59:60Z"));
+        assert!(is_date_time("1998-12-31T23:59:60.5Z"));
+        assert!(is_date_time("1998-12-31T15:59:60.123-08:00"));
+        assert!(is_date_time("1999-01-01T00:59:60+01:00"));
+        assert!(!is_date_time("1998-12-31T23:59:61Z"));
+        assert!(!is_date_time("1998-12-31T23:58:60Z"));
+        assert!(!is_date_time("1998-12-31T22:59:60Z"));
+        assert!(!is_date_time("1998-12-31T23:59:60+01:00"));
+        assert!(!is_date_time("1998-12-32T23:59:60Z"));
+    }
+
     #[test]
     fn uris_and_emails() {
         assert!(is_uri("https://example.com/a?b#c"));

@@ -1,0 +1,151 @@
+//! The pattern table (`fixtures/patterns.json`) through the public API, natively: every
+//! schema compiles, a `match` case is accepted, a `nomatch` case gets a `pattern` error, and a
+//! `skipped` case is accepted (the constraint is not checked here; the server decides).
+//! `tests/node/patterns.test.mjs` holds the same table against `new RegExp(p, "u")`, and
+//! `patterns_wasm.rs` runs it in headless Chromium.
+
+use mcp_elicit::schema::compile;
+use mcp_elicit::validate::{validate_content, ErrorCode};
+use serde_json::{json, Value};
+
+const TABLE: &str = include_str!("fixtures/patterns.json");
+
+/// Runs every case and returns the ones whose outcome differs, as readable lines.
+fn mismatches() -> Vec<String> {
+    let table: Value = serde_json::from_str(TABLE).unwrap_or_else(|e| panic!("table: {e}"));
+    let cases = table["cases"].as_array().cloned().unwrap_or_default();
+    assert!(cases.len() > 100, "the table has {} cases", cases.len());
+    let mut bad = Vec::new();
+    for case in &cases {
+        let (p, v, want) = (&case["pattern"], &case["value"], &case["expect"]);
+        let schema =
+            json!({"type": "object", "properties": {"x": {"type": "string", "pattern": p}}});
+        let got = match compile(&schema) {
+            Err(e) => format!("schema refused ({e})"),
+            Ok(spec) => match validate_content(&spec, &json!({ "x": v })) {
+                Ok(_) if want == "skipped" => "skipped".to_owned(),
+                Ok(_) => "match".to_owned(),
+                Err(errs) if errs.iter().all(|e| e.code == ErrorCode::Pattern) => {
+                    "nomatch".to_owned()
+                }
+                Err(errs) => format!("{errs:?}"),
+            },
+        };
+        if Some(got.as_str()) != want.as_str() {
+            bad.push(format!("{p} on {v}: want {want}, got {got}"));
+        }
+    }
+    bad
+}
+
+#[test]
+fn every_case_of_the_table_answers_as_ecma_262_says() {
+    let bad = mismatches();
+    assert!(
+        bad.is_empty(),
+        "{} cases differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// Patterns that make a backtracking engine take exponential time, on texts at the length
+/// cap: each answers (the memoised run is exact for them) or, with back-references, stops
+/// at the step budget and leaves the value to the server. None of them hangs.
+#[test]
+fn catastrophic_patterns_answer_within_the_step_budget() {
+    use mcp_elicit::schema::{Pattern, PatternCheck, MAX_PATTERN_TEXT_LEN};
+    let n = MAX_PATTERN_TEXT_LEN - 1;
+    let a_bang = format!("{}!", "a".repeat(n));
+    let alternation = (0..300)
+        .map(|k| format!("x{k}"))
+        .collect::<Vec<_>>()
+        .join("|");
+    let cases: Vec<(String, String, PatternCheck)> = vec![
+        ("^(a+)+$".into(), a_bang.clone(), PatternCheck::DoesNotMatch),
+        (
+            "^(a|a)*$".into(),
+            a_bang.clone(),
+            PatternCheck::DoesNotMatch,
+        ),
+        (
+            "^(a|aa)+$".into(),
+            a_bang.clone(),
+            PatternCheck::DoesNotMatch,
+        ),
+        (
+            "^(a*)*b$".into(),
+            a_bang.clone(),
+            PatternCheck::DoesNotMatch,
+        ),
+        (
+            "^((a+)*)+$".into(),
+            a_bang.clone(),
+            PatternCheck::DoesNotMatch,
+        ),
+        (
+            "^(.*a){3}$".into(),
+            a_bang.clone(),
+            PatternCheck::DoesNotMatch,
+        ),
+        (
+            "(?=(a+)+$)".into(),
+            a_bang.clone(),
+            PatternCheck::DoesNotMatch,
+        ),
+        ("^(?:a+)+$".into(), "a".repeat(n), PatternCheck::Matches),
+        (
+            format!("^(?:{alternation})+$"),
+            "x1".repeat(n / 2),
+            PatternCheck::Matches,
+        ),
+        // 300 branches tried at 5,000 positions: more than the budget, so not checked here.
+        (
+            format!("^(?:{alternation})+$"),
+            format!("{}!", "x1".repeat(n / 2 - 1)),
+            PatternCheck::NotChecked,
+        ),
+        (
+            format!("^(?:{alternation})+$"),
+            "x1!".into(),
+            PatternCheck::DoesNotMatch,
+        ),
+        // With a back-reference there is no memo: the budget stops it.
+        (
+            "^(a+)+\\1$".into(),
+            a_bang.clone(),
+            PatternCheck::NotChecked,
+        ),
+        ("^(a|aa)+\\1!?b$".into(), a_bang, PatternCheck::NotChecked),
+    ];
+    for (p, text, want) in cases {
+        let pattern = Pattern::compile(&p);
+        assert!(
+            pattern.not_checked().is_none(),
+            "{p}: {:?}",
+            pattern.not_checked()
+        );
+        let shown: String = p.chars().take(40).collect();
+        assert_eq!(
+            pattern.check(&text),
+            want,
+            "{shown} on {} chars",
+            text.len()
+        );
+    }
+}
+
+/// What is `skipped` in the table is kept and says why; what is `python` reads as Python.
+#[test]
+fn skipped_cases_say_why_and_python_cases_say_so() {
+    use mcp_elicit::schema::Pattern;
+    let table: Value = serde_json::from_str(TABLE).unwrap_or_else(|e| panic!("table: {e}"));
+    for case in table["cases"].as_array().cloned().unwrap_or_default() {
+        let p = Pattern::compile(case["pattern"].as_str().unwrap_or_default());
+        let skipped = case["expect"] == "skipped";
+        assert_eq!(p.not_checked().is_some(), skipped, "{p}");
+        let note = p.note(case["value"].as_str().unwrap_or_default());
+        assert_eq!(note.is_some(), skipped, "{p}: {note:?}");
+        assert_eq!(p.is_python(), case["dialect"] == "python", "{p}");
+    }
+}
