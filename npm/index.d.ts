@@ -162,7 +162,10 @@ export interface ElicitationHandlerOptions {
   serverUrl?: string | URL;
   /** The host to show instead of `serverUrl`'s. */
   serverHost?: string;
-  /** The name to show; by default the server's own (`client.getServerVersion()`: title, else name). */
+  /**
+   * The name to show; by default the server's own (`client.getServerVersion()`: its title,
+   * else its name).
+   */
   serverName?: string;
   /** The SDK client whose server's name cards show (set by `install` when absent). */
   client?: SdkClientLike;
@@ -193,7 +196,10 @@ export interface ElicitationHandler {
    * that are not elicitation params (-32602), a task-augmented request (-32602), or a
    * request beyond the cards' limits (-32603).
    */
-  handleRequest(request: SdkElicitRequest, extra?: { signal?: AbortSignal }): Promise<ElicitationHandlerResult>;
+  handleRequest(
+    request: SdkElicitRequest,
+    extra?: { signal?: AbortSignal },
+  ): Promise<ElicitationHandlerResult>;
   /**
    * For `client.setNotificationHandler(ElicitationCompleteNotificationSchema,
    * handler.handleComplete)`: ends the wait of this handler's URL card with that id.

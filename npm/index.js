@@ -170,7 +170,9 @@ export function elicitationHandler(options) {
   }
   const container = options.container;
   if (!isElement(container)) {
-    throw new TypeError("elicitationHandler: options.container must be an element (where cards appear)");
+    throw new TypeError(
+      "elicitationHandler: options.container must be an element (where cards appear)",
+    );
   }
   const fixedName = optionalString(options, "serverName");
   let host = optionalString(options, "serverHost");
@@ -178,7 +180,9 @@ export function elicitationHandler(options) {
     try {
       host = new URL(String(options.serverUrl)).host;
     } catch {
-      throw new TypeError(`elicitationHandler: options.serverUrl is not a URL: ${options.serverUrl}`);
+      throw new TypeError(
+        `elicitationHandler: options.serverUrl is not a URL: ${options.serverUrl}`,
+      );
     }
   }
   let client = options.client ?? undefined;
@@ -228,7 +232,9 @@ export function elicitationHandler(options) {
   }
 
   async function handleRequest(request, extra) {
-    if (!ready) throw rpcError(INTERNAL_ERROR, notReady("elicitationHandler's handleRequest").message);
+    if (!ready) {
+      throw rpcError(INTERNAL_ERROR, notReady("elicitationHandler's handleRequest").message);
+    }
     const params = request !== null && typeof request === "object" ? request.params : undefined;
     if (params === null || typeof params !== "object" || Array.isArray(params)) {
       throw rpcError(INVALID_PARAMS, "elicitation/create came without its params object");
@@ -238,32 +244,52 @@ export function elicitationHandler(options) {
       throw rpcError(INVALID_PARAMS, "this client does not run elicitations as tasks");
     }
     const signal = extra !== null && typeof extra === "object" ? extra.signal : undefined;
-    const abortable = signal !== null && typeof signal === "object" && typeof signal.addEventListener === "function";
+    const abortable =
+      signal !== null &&
+      typeof signal === "object" &&
+      typeof signal.addEventListener === "function";
     if (abortable && signal.aborted) return { action: "cancel" };
 
     let chars;
     try {
       chars = JSON.stringify(params).length;
     } catch (e) {
-      throw rpcError(INVALID_PARAMS, `elicitation/create params are not JSON (${e && e.message ? e.message : e})`);
+      const why = e && e.message ? e.message : e;
+      throw rpcError(INVALID_PARAMS, `elicitation/create params are not JSON (${why})`);
     }
     if (waiting >= MAX_PENDING_CARDS) {
-      notice("count", `The server sent more than ${MAX_PENDING_CARDS} requests at once; later ones were refused.`);
-      throw rpcError(INTERNAL_ERROR, `the client already shows ${MAX_PENDING_CARDS} elicitations waiting for an answer`);
+      notice(
+        "count",
+        `The server sent more than ${MAX_PENDING_CARDS} requests at once; later ones were refused.`,
+      );
+      throw rpcError(
+        INTERNAL_ERROR,
+        `the client already shows ${MAX_PENDING_CARDS} elicitations waiting for an answer`,
+      );
     }
     while (heldChars + chars > MAX_HELD_PARAMS_CHARS && dropOldestKept()) {
       // Kept URL cards make room first.
     }
     if (heldChars + chars > MAX_HELD_PARAMS_CHARS) {
       const mib = MAX_HELD_PARAMS_CHARS / (1024 * 1024);
-      notice("size", `The server's requests were too large to show at once (more than ${mib} MiB together); later ones were refused.`);
-      throw rpcError(INTERNAL_ERROR, `the elicitations shown would exceed ${mib} MiB of params together`);
+      notice(
+        "size",
+        `The server's requests were too large to show at once (more than ${mib} MiB together); ` +
+          "later ones were refused.",
+      );
+      throw rpcError(
+        INTERNAL_ERROR,
+        `the elicitations shown would exceed ${mib} MiB of params together`,
+      );
     }
 
     const element = spare.pop() ?? container.ownerDocument.createElement("div");
     const card = {
       element,
-      elicitationId: params.mode === "url" && typeof params.elicitationId === "string" ? params.elicitationId : undefined,
+      elicitationId:
+        params.mode === "url" && typeof params.elicitationId === "string"
+          ? params.elicitationId
+          : undefined,
       chars,
     };
     const answer = elicit(element, params, identity());
@@ -334,8 +360,9 @@ export function elicitationHandler(options) {
       const completeSchema = schemas && schemas.ElicitationCompleteNotificationSchema;
       if (!requestSchema || !completeSchema) {
         throw new TypeError(
-          "elicitationHandler: install(client, { ElicitRequestSchema, ElicitationCompleteNotificationSchema }) " +
-            "needs both schemas from \"@modelcontextprotocol/sdk/types.js\"",
+          "elicitationHandler: install(client, { ElicitRequestSchema, " +
+            "ElicitationCompleteNotificationSchema }) needs both schemas from " +
+            "\"@modelcontextprotocol/sdk/types.js\"",
         );
       }
       sdkClient.registerCapabilities({ elicitation: { form: {}, url: {} } });

@@ -114,7 +114,11 @@ function registerHeld(server) {
     held.add(controller);
     try {
       const result = await server.server.elicitInput(
-        { mode: "form", message: "A question the server may withdraw.", requestedSchema: { type: "object", properties: { ok: { type: "boolean", title: "OK" } } } },
+        {
+          mode: "form",
+          message: "A question the server may withdraw.",
+          requestedSchema: { type: "object", properties: { ok: { type: "boolean", title: "OK" } } },
+        },
         { signal: controller.signal },
       );
       return { content: [{ type: "text", text: `held_question: ${result.action}` }] };
