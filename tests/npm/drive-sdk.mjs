@@ -176,6 +176,27 @@ async function handlerOnItsOwn(page) {
   check(typeof c.refusedNotice === "string" && c.refusedNotice.includes("256"),
     `[data-testid=cards-refused] says so: ${c.refusedNotice}`);
   check(same(c.manyAnswers, ["cancel"]) && c.childrenAfterDispose === 0, "dispose() cancels all 256 and leaves the container empty");
+  check(c.tooLarge?.code === -32603 && String(c.tooLargeNotice).includes("32 MiB"),
+    `beyond 32 MiB of params a request is refused (-32603), [data-testid=cards-too-large] says so: ${c.tooLarge?.message}`);
+  check(same(c.fitsAnswer, { action: "cancel" }), "the request that fitted was shown (dispose() cancelled it)");
+
+  // MAX_KEPT_URL_CARDS: 17 URL cards opened, the oldest kept one goes; completions still end the others.
+  await evaluate(page, (u) => window.keep.ask(17, u), pageUrl);
+  const urls = page.locator("#kept [data-elicitation][data-mode=url]");
+  await urls.nth(16).waitFor();
+  for (let i = 0; i < 17; i++) {
+    const tab = page.context().waitForEvent("page");
+    await page.locator(`#kept [data-elicitation="flow-${i}"]`).getByRole("button", { name: "Open in new tab" }).click();
+    await (await tab).close();
+  }
+  await page.waitForFunction(() => window.keep.answers.length === 17);
+  const answers = await evaluate(page, () => window.keep.answers);
+  check(answers.every((a) => a === "accept"), "17 URL cards opened: each request settled accept");
+  const shown = await urls.evaluateAll((cards) => cards.map((card) => card.getAttribute("data-elicitation")));
+  check(shown.length === 16 && !shown.includes("flow-0"), `16 opened URL cards kept, the oldest gone: ${shown.length}`);
+  await evaluate(page, () => { window.keep.complete("flow-0"); window.keep.complete("flow-16"); });
+  await page.locator('#kept [data-elicitation="flow-16"][data-state=complete]').waitFor();
+  check((await urls.count()) === 16, "a completion for the card that went changes nothing; the kept one's ends its wait");
 }
 
 /** A card's control for a schema property: its `name` is the property's (the DOM contract). */

@@ -81,6 +81,34 @@ await init({ module_or_path: new URL(wasmUrl, import.meta.url) });
   const answers = await settledNow(Promise.all(many));
   checks.manyAnswers = Array.isArray(answers) ? [...new Set(answers.map((r) => r.action))] : answers;
   checks.childrenAfterDispose = local.children.length;
+
+  // MAX_HELD_PARAMS_CHARS (32 MiB of params JSON): a second 17 MiB form is refused.
+  const big = (n) => form("x".repeat(n));
+  const fits = h.handleRequest(big(17 * 1024 * 1024));
+  checks.tooLarge = await failure(h.handleRequest(big(17 * 1024 * 1024)));
+  checks.tooLargeNotice = local.querySelector("[data-testid=cards-too-large]")?.textContent ?? null;
+  h.dispose();
+  checks.fitsAnswer = await settledNow(fits);
+}
+
+// URL cards for drive-sdk.mjs to open (MAX_KEPT_URL_CARDS): window.keep.ask(n) shows n,
+// their answers land in window.keep.answers.
+{
+  const container = document.createElement("div");
+  container.id = "kept";
+  document.body.append(container);
+  const h = elicitationHandler({ container, serverHost: "kept.example" });
+  const answers = [];
+  window.keep = {
+    answers,
+    ask(n, url) {
+      for (let i = 0; i < n; i++) {
+        const params = { mode: "url", message: `flow ${i}`, url, elicitationId: `flow-${i}` };
+        h.handleRequest({ method: "elicitation/create", params }).then((r) => answers.push(r.action));
+      }
+    },
+    complete: (id) => h.handleComplete({ method: "notifications/elicitation/complete", params: { elicitationId: id } }),
+  };
 }
 window.checks = checks;
 document.getElementById("checks").textContent = JSON.stringify(checks);
