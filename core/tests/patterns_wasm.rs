@@ -1,0 +1,50 @@
+//! The pattern table (`fixtures/patterns.json`) in headless Chromium: the core compiled to
+//! wasm answers every case as natively and as V8's `RegExp(p, "u")` (checked by the Node
+//! test), and a catastrophic pattern on a text at the length cap answers.
+#![cfg(target_arch = "wasm32")]
+
+use mcp_elicit::schema::{compile, Pattern, PatternCheck, MAX_PATTERN_TEXT_LEN};
+use mcp_elicit::validate::{validate_content, ErrorCode};
+use serde_json::{json, Value};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const TABLE: &str = include_str!("fixtures/patterns.json");
+
+#[wasm_bindgen_test]
+fn every_case_of_the_table_answers_as_natively() {
+    let table: Value = serde_json::from_str(TABLE).unwrap();
+    let cases = table["cases"].as_array().cloned().unwrap_or_default();
+    assert!(cases.len() > 100);
+    let mut bad = Vec::new();
+    for case in &cases {
+        let (p, v, want) = (&case["pattern"], &case["value"], &case["expect"]);
+        let schema =
+            json!({"type": "object", "properties": {"x": {"type": "string", "pattern": p}}});
+        let spec = compile(&schema).unwrap();
+        let got = match validate_content(&spec, &json!({ "x": v })) {
+            Ok(_) if want == "skipped" => "skipped",
+            Ok(_) => "match",
+            Err(e) if e.iter().all(|e| e.code == ErrorCode::Pattern) => "nomatch",
+            Err(_) => "other error",
+        };
+        if Some(got) != want.as_str() {
+            bad.push(format!("{p} on {v}: want {want}, got {got}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[wasm_bindgen_test]
+fn a_catastrophic_pattern_answers_in_the_browser() {
+    let text = format!("{}!", "a".repeat(MAX_PATTERN_TEXT_LEN - 1));
+    assert_eq!(
+        Pattern::compile("^(a+)+$").check(&text),
+        PatternCheck::DoesNotMatch
+    );
+    assert_eq!(
+        Pattern::compile("^(a|aa)+\\1b$").check(&text),
+        PatternCheck::NotChecked
+    );
+}
