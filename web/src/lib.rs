@@ -1,8 +1,28 @@
 //! # mcp-elicit-web
 //!
 //! The browser side of mcp-elicit: Leptos (CSR) components for form and URL mode,
-//! the request queue, the Streamable HTTP transport over `gloo-net`, the demo app,
-//! and the JS embedding API (`elicit(element, params)`).
+//! the request queue, the Streamable HTTP transport over `gloo-net`, the MCP client
+//! sessions of both eras, the demo app, and the JS APIs.
+//!
+//! # Ways in
+//!
+//! - **From JavaScript** (the wasm-bindgen package or the npm package `mcp-elicit`):
+//!   `elicit(element, params)` for one elicitation ([`embed`]), `McpClient` for a whole
+//!   connection with its cards in an element ([`host`]), `<mcp-elicitation>` as a custom
+//!   element ([`element`]), and the demo page's `mountDemo` ([`demo`]).
+//! - **From a Leptos app** (Rust, Leptos 0.8 `csr`): the components in [`components`]
+//!   ([`components::ElicitationView`] for one request, [`components::ElicitationQueue`]
+//!   for several, [`components::SchemaForm`] for a bare form). They show, validate and
+//!   return the typed answer through `on_answer`; the app does the network. Their props,
+//!   and how the answer comes back, are documented there; `www/leptos-example/` is a small
+//!   app that mounts one and has a browser test answering its form.
+//! - **The client from Rust**: [`client::Connection`] connects in either era and reports
+//!   the elicitations it meets as [`client::ClientEvent`]s; [`pending`] turns those into
+//!   the list of cards that the demo app and `McpClient` show.
+//!
+//! A Leptos app that depends on this crate also links its `#[wasm_bindgen]` exports (the
+//! JS APIs above) into its own wasm: they cost size, not behaviour, as nothing calls them.
+//! No `#[wasm_bindgen(start)]` is defined here, so the app's own start function is the only one.
 
 pub mod boundary;
 pub mod client;
