@@ -271,7 +271,7 @@ def test_the_side_panel_answers_a_form_and_a_url_request(
 # A module of the extension's own (so 'self' lets it run): what the CSP forbids, then the
 # package's JS API (compileSchema once built its JSON replacer with `new Function`).
 CSP_PROBE = """
-import init, { compileSchema, validateContent, elicit } from "./pkg/mcp_elicit_web.js";
+import init, { compileSchema, validateContent, elicit, defineElements } from "./pkg/mcp_elicit_web.js";
 
 const tried = {};
 const failure = (e) => `${e && e.name}: ${e && e.message}`;
@@ -298,6 +298,15 @@ elicit(slot, { message: "Who are you?", requestedSchema: schema }).then(
   (result) => { document.body.dataset.cspElicit = JSON.stringify(result); },
   (e) => { document.body.dataset.cspElicit = failure(e); },
 );
+
+// The <mcp-elicitation> element: its shadow root adopts a constructed stylesheet.
+defineElements();
+const card = document.createElement("mcp-elicitation");
+card.id = "probe-element";
+card.addEventListener("answer", (e) => { document.body.dataset.cspElement = JSON.stringify(e.detail); });
+card.params = { message: "Which city?", requestedSchema: {
+  type: "object", properties: { city: { type: "string", title: "City" } }, required: ["city"] } };
+document.body.append(card);
 """
 
 # Listens for CSP violations, then adds the probe (allowed) and an inline script (refused).
@@ -347,6 +356,18 @@ def test_under_the_extension_csp_eval_is_refused_and_the_package_works(
     button(form, "Submit").click()
     answer = wait_for(driver, lambda d: d.execute_script("return document.body.dataset.cspElicit"), "elicit's answer")
     assert json.loads(answer) == {"action": "accept", "content": {"name": "Ada"}}
+
+    # The custom element, styled in its shadow root, answers under the same CSP.
+    from selenium.webdriver.common.by import By
+
+    root = wait_css(driver, "#probe-element").shadow_root
+    city = wait_for(driver, lambda d: root.find_elements(By.CSS_SELECTOR, "input[name=city]"), "the element's form")[0]
+    radius = driver.execute_script("return getComputedStyle(arguments[0]).borderTopLeftRadius", city)
+    assert radius == "6px", f"the element's stylesheet applies under the CSP ({radius})"
+    city.send_keys("Oslo")
+    next(b for b in root.find_elements(By.CSS_SELECTOR, "button") if b.text.strip() == "Submit").click()
+    element_answer = wait_for(driver, lambda d: d.execute_script("return document.body.dataset.cspElement"), "the element's answer")
+    assert json.loads(element_answer) == {"action": "accept", "content": {"city": "Oslo"}}
 
     connect(driver, ext_server, MODERN)
     call_tool(driver, "delete_folder", {"path": "/tmp/csp"})

@@ -115,3 +115,22 @@ export function define_mcp_elicitation(tag, css, render, release, complete) {
   customElements.define(tag, McpElicitation);
   return "defined";
 }
+
+// McpClient's container may be a shadow root: the package's stylesheet is adopted there
+// (once), and the cards go into our own element inside it, reused by later connections.
+export function container_in(root, css) {
+  if (!root.adoptedStyleSheets.some((s) => s.mcpElicit === true)) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    sheet.mcpElicit = true;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  }
+  let slot = [...root.children].find((el) => el.hasAttribute("data-mce-container"));
+  if (!slot) {
+    slot = document.createElement("div");
+    slot.setAttribute("data-mce-container", "");
+    slot.setAttribute("part", "container");
+    root.append(slot);
+  }
+  return slot;
+}

@@ -46,6 +46,18 @@ extern "C" {
         release: &JsValue,
         complete: &JsValue,
     ) -> Result<String, JsValue>;
+
+    #[wasm_bindgen(catch)]
+    fn container_in(root: &web_sys::ShadowRoot, css: &str)
+        -> Result<web_sys::HtmlElement, JsValue>;
+}
+
+/// Where `McpClient` puts its cards when its `container` is a shadow root: an element of
+/// ours inside it (reused by later connections to the same root), with the package's
+/// stylesheet adopted by the root, themed like `<mcp-elicitation>`.
+pub fn cards_container(root: &web_sys::ShadowRoot) -> Result<web_sys::HtmlElement, String> {
+    container_in(root, &shadow_css(PAGE_CSS))
+        .map_err(|_| "options.container: this shadow root does not take our stylesheet".to_owned())
 }
 
 thread_local! {

@@ -1,5 +1,6 @@
 //! Reading the `options` object of `McpClient.connect(url, options)`: every field is
-//! optional but `container`, and a wrong one is refused in words naming the field, so a
+//! optional but `container` (an HTML element, or a shadow root: then the cards and their
+//! stylesheet live in it, see [`crate::element::cards_container`]), and a wrong one is refused in words naming the field, so a
 //! host finds its mistake at connect time instead of in a half-working client.
 
 use futures::FutureExt;
@@ -39,9 +40,16 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
     if !(options.is_undefined() || options.is_null() || options.is_instance_of::<Object>()) {
         return Err("options must be an object such as { container: element }".into());
     }
-    let container = field(options, "container")?
-        .and_then(|v| v.dyn_into::<web_sys::HtmlElement>().ok())
-        .ok_or("options.container must be the HTML element where elicitations are shown")?;
+    let container = match field(options, "container")? {
+        Some(v) if v.is_instance_of::<web_sys::ShadowRoot>() => {
+            Some(crate::element::cards_container(v.unchecked_ref())?)
+        }
+        Some(v) => v.dyn_into::<web_sys::HtmlElement>().ok(),
+        None => None,
+    }
+    .ok_or(
+        "options.container must be the HTML element or the shadow root where elicitations are shown",
+    )?;
     let protocol = match field(options, "protocol")? {
         None => ProtocolChoice::Auto,
         Some(v) => v
