@@ -26,23 +26,29 @@
 use crate::boundary::{json_arg, value_to_js};
 use crate::client::ServerIdentity;
 use crate::components::ElicitationView;
-use leptos::mount::mount_to;
+use leptos::mount::{mount_to, UnmountHandle};
 use leptos::prelude::*;
 use leptos::tachys::view::any_view::AnyViewState;
-use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
+use mcp_elicit::wire::{ElicitAction, ElicitRequestParams, ElicitResult};
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use wasm_bindgen::prelude::*;
 
-/// One mounted elicitation: its element, its view (dropping it unmounts), and the Promise's
-/// `resolve` until the answer arrives.
+/// One live elicitation: its element, its view (dropping it unmounts and frees the card's
+/// reactive state), and the Promise's `resolve` until the answer arrives. Entries leave
+/// [`MOUNTED`] as soon as nothing can change on the card any more (see [`free`]), so a
+/// host answering cards for days holds only the cards still open.
 struct Mounted {
     id: u32,
     element: web_sys::Element,
     resolve: Option<js_sys::Function>,
     /// A URL card's `elicitationId`: only completions of mounted cards are kept.
     elicitation_id: Option<String>,
-    _handle: leptos::mount::UnmountHandle<AnyViewState>,
+    /// The element was in the document when mounted or at a later [`sweep`]: once it is
+    /// out of it, the card can no longer be answered. A card mounted into an element the
+    /// host has not attached yet is left alone until it has been seen attached.
+    seen_connected: bool,
+    handle: UnmountHandle<AnyViewState>,
 }
 
 thread_local! {
@@ -50,6 +56,184 @@ thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
     /// Completed `elicitationId`s, shared by every URL card this API mounted.
     static COMPLETED: ArcRwSignal<HashSet<String>> = ArcRwSignal::new(HashSet::new());
+}
+
+/// `data-state` values after which a card changes no more (see the components' docs):
+/// answered, a URL card's completion or dismissal, or closed.
+const FINAL_STATES: [&str; 4] = ["answered", "complete", "dismissed", "closed"];
+
+/// Removes mount `id` from [`MOUNTED`] and frees it. A card still in the document stays
+/// on screen as an inert copy (see [`inert_copy`]): what the person answered remains
+/// readable, but no signal, effect, closure or listener of it is kept.
+fn free(id: u32) {
+    let gone = MOUNTED.with(|m| {
+        let mut m = m.borrow_mut();
+        let i = m.iter().position(|x| x.id == id)?;
+        Some(m.remove(i))
+    });
+    if let Some(gone) = gone {
+        free_mounted(gone, true);
+    }
+}
+
+/// Frees `gone` (already out of [`MOUNTED`]); `keep` leaves an inert copy on screen when
+/// its element is in the document.
+fn free_mounted(gone: Mounted, keep: bool) {
+    let Mounted {
+        element,
+        handle,
+        elicitation_id,
+        ..
+    } = gone;
+    if keep && element.is_connected() {
+        let nodes: Vec<web_sys::Node> =
+            std::iter::successors(element.first_child(), web_sys::Node::next_sibling).collect();
+        let copies: Vec<Option<web_sys::Node>> = nodes.iter().map(inert_copy).collect();
+        drop(handle);
+        // The view's own nodes left with it; the host's (if it added any) stayed: put the
+        // copies back where the view's nodes were, in the same order.
+        for (node, copy) in nodes.iter().zip(copies) {
+            let stayed = node.parent_node().is_some_and(|p| p == *element);
+            let _ = match (stayed, copy) {
+                (true, _) => element.append_child(node),
+                (false, Some(copy)) => element.append_child(&copy),
+                (false, None) => continue,
+            };
+        }
+    } else {
+        drop(handle);
+    }
+    if let Some(eid) = elicitation_id {
+        let still_shown = MOUNTED.with(|m| {
+            m.borrow()
+                .iter()
+                .any(|x| x.elicitation_id.as_deref() == Some(eid.as_str()))
+        });
+        if !still_shown {
+            COMPLETED.with(|c| {
+                if c.with_untracked(|set| set.contains(&eid)) {
+                    c.update(|set| {
+                        set.remove(&eid);
+                    });
+                }
+            });
+        }
+    }
+}
+
+/// A copy of `node` that shows what it shows now and runs nothing: cloning copies no
+/// event listener and no Rust closure; inputs keep their value and checkedness (the
+/// browser's cloning steps copy them), and each `<select>` its chosen option (copied here:
+/// cloning does not). Walked with an explicit stack, so a deep card cannot overflow it.
+fn inert_copy(node: &web_sys::Node) -> Option<web_sys::Node> {
+    let copy = node.clone_node_with_deep(true).ok()?;
+    let (Some(from), Some(to)) = (
+        node.dyn_ref::<web_sys::Element>(),
+        copy.dyn_ref::<web_sys::Element>(),
+    ) else {
+        return Some(copy);
+    };
+    let mut stack = vec![(from.clone(), to.clone())];
+    while let Some((a, b)) = stack.pop() {
+        if let (Some(sa), Some(sb)) = (
+            a.dyn_ref::<web_sys::HtmlSelectElement>(),
+            b.dyn_ref::<web_sys::HtmlSelectElement>(),
+        ) {
+            sb.set_selected_index(sa.selected_index());
+        }
+        let (mut ca, mut cb) = (a.first_element_child(), b.first_element_child());
+        while let (Some(x), Some(y)) = (ca, cb) {
+            ca = x.next_element_sibling();
+            cb = y.next_element_sibling();
+            stack.push((x, y));
+        }
+    }
+    Some(copy)
+}
+
+/// Frees mount `id` once the current task is over: an answer arrives from inside the
+/// card's own click or key handler (whose closures and signals must outlive the call),
+/// and the card's last state (`answered`, `complete`) is rendered by effects queued as
+/// microtasks, which all run before a timer's callback.
+fn free_later(id: u32) {
+    wasm_bindgen_futures::spawn_local(async move {
+        crate::transport::sleep(0).await;
+        free(id);
+    });
+}
+
+/// Whether the card in `element` shows a state in which nothing changes any more.
+fn shows_final_state(element: &web_sys::Element) -> bool {
+    element
+        .query_selector("[data-elicitation]")
+        .ok()
+        .flatten()
+        .and_then(|card| card.get_attribute("data-state"))
+        .is_some_and(|state| FINAL_STATES.contains(&state.as_str()))
+}
+
+/// Frees what nobody can use any more, at each call of this API (O(cards mounted)):
+/// - a card whose element left the document after it was seen in it: still unanswered,
+///   its Promise resolves `cancel` (the person can no longer answer it);
+/// - an answered card whose last state is shown (a URL card dismissed, or completed
+///   while it was not waiting), kept on screen as an inert copy.
+///
+/// A host that removes elements and then calls nothing more keeps those cards until its
+/// next call; [`release`] frees one at once.
+fn sweep() {
+    let mut cancelled = Vec::new();
+    let stale: Vec<u32> = MOUNTED.with(|m| {
+        let mut m = m.borrow_mut();
+        let mut stale = Vec::new();
+        for x in m.iter_mut() {
+            let connected = x.element.is_connected();
+            if connected {
+                x.seen_connected = true;
+                if x.resolve.is_none() && shows_final_state(&x.element) {
+                    stale.push(x.id);
+                }
+            } else if x.seen_connected || x.resolve.is_none() {
+                cancelled.extend(x.resolve.take());
+                stale.push(x.id);
+            }
+        }
+        stale
+    });
+    for resolve in cancelled {
+        resolve_with(&resolve, &ElicitResult::cancel());
+    }
+    for id in stale {
+        free(id);
+    }
+}
+
+fn resolve_with(resolve: &js_sys::Function, result: &ElicitResult) {
+    let value = match to_js(result) {
+        Ok(v) => v,
+        Err(e) => e,
+    };
+    let _ = resolve.call1(&JsValue::NULL, &value);
+}
+
+/// Unmounts what `elicit` rendered into `element`, if anything: its card leaves the DOM,
+/// everything it held is freed, and its Promise (if still open) resolves `cancel`, as when
+/// the element is reused. For hosts that take an element off the page without calling
+/// `elicit` again (a closed panel); the `<mcp-elicitation>` element calls it when it
+/// leaves the page.
+#[wasm_bindgen(js_name = releaseElicitation)]
+pub fn release(element: &web_sys::Element) {
+    let gone = MOUNTED.with(|m| {
+        let mut m = m.borrow_mut();
+        let i = m.iter().position(|x| x.element == *element)?;
+        Some(m.remove(i))
+    });
+    if let Some(mut gone) = gone {
+        if let Some(resolve) = gone.resolve.take() {
+            resolve_with(&resolve, &ElicitResult::cancel());
+        }
+        // Removed, not kept inert: the host is done with the element.
+        free_mounted(gone, false);
+    }
 }
 
 /// The answer as `JSON.parse` gives its wire text ([`value_to_js`]): a property called
@@ -63,20 +247,27 @@ fn error(message: &str) -> js_sys::Promise {
     js_sys::Promise::reject(&js_sys::Error::new(message).into())
 }
 
-/// Resolves the Promise of mount `id` (once) with `result`.
+/// Resolves the Promise of mount `id` (once) with `result`, then frees the card unless it
+/// still has something to show: a URL card opened (`accept`) waits for its completion,
+/// and is freed when [`complete_elicitation`] ends the wait (or by [`sweep`]).
 fn settle(id: u32, result: &ElicitResult) {
-    let resolve = MOUNTED.with(|m| {
-        m.borrow_mut()
-            .iter_mut()
-            .find(|x| x.id == id)
-            .and_then(|x| x.resolve.take())
+    let settled = MOUNTED.with(|m| {
+        m.borrow_mut().iter_mut().find(|x| x.id == id).map(|x| {
+            let waits = result.action == ElicitAction::Accept
+                && x.elicitation_id.as_ref().is_some_and(|eid| {
+                    !COMPLETED.with(|c| c.with_untracked(|set| set.contains(eid)))
+                });
+            (x.resolve.take(), waits)
+        })
     });
+    let Some((resolve, waits)) = settled else {
+        return;
+    };
     if let Some(resolve) = resolve {
-        let value = match to_js(result) {
-            Ok(v) => v,
-            Err(e) => e,
-        };
-        let _ = resolve.call1(&JsValue::NULL, &value);
+        resolve_with(&resolve, result);
+    }
+    if !waits {
+        free_later(id);
     }
 }
 
@@ -140,21 +331,9 @@ pub fn elicit_with(
         Err(_) => return error("elicit: the element must be an HTML element"),
     };
 
+    sweep();
     // Replace whatever this element held before, ending its Promise as `cancel`.
-    let previous = MOUNTED.with(|m| {
-        let mut m = m.borrow_mut();
-        m.iter()
-            .position(|x| x.element == element)
-            .map(|i| m.remove(i))
-    });
-    if let Some(mut prev) = previous {
-        if let Some(resolve) = prev.resolve.take() {
-            if let Ok(v) = to_js(&ElicitResult::cancel()) {
-                let _ = resolve.call1(&JsValue::NULL, &v);
-            }
-        }
-        drop(prev);
-    }
+    release(&element);
     element.set_text_content(None);
 
     let id = NEXT_ID.with(|n| {
@@ -176,6 +355,7 @@ pub fn elicit_with(
     let promise = js_sys::Promise::new(&mut |resolve, _reject| {
         resolve_fn = Some(resolve);
     });
+    let connected = element.is_connected();
     let handle = mount_to(parent, move || {
         view! {
             <ElicitationView
@@ -194,7 +374,8 @@ pub fn elicit_with(
             element,
             resolve: resolve_fn,
             elicitation_id,
-            _handle: handle,
+            seen_connected: connected,
+            handle,
         })
     });
     promise
@@ -208,6 +389,7 @@ pub fn elicit_with(
 /// trimmed to those cards as it grows, so a host forwarding every completion a server
 /// sends keeps memory flat.
 pub fn complete_elicitation(elicitation_id: String) {
+    sweep();
     let mounted: HashSet<String> = MOUNTED.with(|m| {
         m.borrow()
             .iter()
@@ -217,6 +399,14 @@ pub fn complete_elicitation(elicitation_id: String) {
     if !mounted.contains(&elicitation_id) {
         return;
     }
+    // Opened cards waiting on this id change once more (to `complete`), then never again.
+    let done: Vec<u32> = MOUNTED.with(|m| {
+        m.borrow()
+            .iter()
+            .filter(|x| x.resolve.is_none() && x.elicitation_id.as_ref() == Some(&elicitation_id))
+            .map(|x| x.id)
+            .collect()
+    });
     COMPLETED.with(|c| {
         c.update(|set| {
             if set.insert(elicitation_id) && set.len() > mounted.len() {
@@ -224,23 +414,7 @@ pub fn complete_elicitation(elicitation_id: String) {
             }
         })
     });
-}
-
-/// Unmounts what `elicit` rendered into `element`, if anything: its card leaves the DOM,
-/// its reactive state is freed, and its Promise (if still open) resolves `cancel`, as when
-/// the element is reused. The `<mcp-elicitation>` element calls it when it leaves the page.
-pub fn release(element: &web_sys::Element) {
-    let gone = MOUNTED.with(|m| {
-        let mut m = m.borrow_mut();
-        m.iter()
-            .position(|x| x.element == *element)
-            .map(|i| m.remove(i))
-    });
-    if let Some(mut gone) = gone {
-        if let Some(resolve) = gone.resolve.take() {
-            if let Ok(v) = to_js(&ElicitResult::cancel()) {
-                let _ = resolve.call1(&JsValue::NULL, &v);
-            }
-        }
+    for id in done {
+        free_later(id);
     }
 }

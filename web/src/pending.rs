@@ -41,13 +41,17 @@ pub struct Pending {
     pub key: String,
     pub params: Arc<ElicitRequestParams>,
     /// How delivering the user's answer went; a failure keeps the card and its input.
-    pub status: RwSignal<SendStatus>,
+    /// Reference-counted, not an arena signal: events arrive outside any reactive owner, so
+    /// an arena signal made for each card would never be freed (about a kilobyte per card
+    /// answered in a long session). It lives as long as the card and its row.
+    pub status: ArcRwSignal<SendStatus>,
     /// Who is asking: the identity of the connection the request came on.
     pub server: ArcRwSignal<Option<ServerIdentity>>,
     /// Why the request can no longer be answered ([`ClientEvent::Retired`]). Kept apart
     /// from `status`, which whoever delivers answers sets: an answer's failure reported
-    /// after the call ended must not make the card look answerable again.
-    pub retired: RwSignal<Option<String>>,
+    /// after the call ended must not make the card look answerable again. Reference-counted,
+    /// as `status` is.
+    pub retired: ArcRwSignal<Option<String>>,
 }
 
 impl Pending {
@@ -258,10 +262,10 @@ impl PendingRequests {
     }
 
     /// The status signal of the card routed as `id`, if it is shown.
-    fn status_of(self, id: &str) -> Option<RwSignal<SendStatus>> {
+    fn status_of(self, id: &str) -> Option<ArcRwSignal<SendStatus>> {
         self.items.with_untracked(|cards| {
             let seq = cards.seq_of.get(id)?;
-            cards.by_seq.get(seq).map(|card| card.status)
+            cards.by_seq.get(seq).map(|card| card.status.clone())
         })
     }
 
@@ -275,9 +279,9 @@ impl PendingRequests {
                     id: id.clone(),
                     key,
                     params: Arc::new(params),
-                    status: RwSignal::new(SendStatus::Idle),
+                    status: ArcRwSignal::new(SendStatus::Idle),
                     server,
-                    retired: RwSignal::new(None),
+                    retired: ArcRwSignal::new(None),
                 };
                 let mut added = Ok(());
                 self.items.update(|cards| added = cards.add(card));
@@ -331,7 +335,7 @@ impl PendingRequests {
             ClientEvent::Retired { id, reason } => {
                 let retired = self
                     .items
-                    .with_untracked(|cards| cards.get(&id).map(|card| card.retired));
+                    .with_untracked(|cards| cards.get(&id).map(|card| card.retired.clone()));
                 if let Some(retired) = retired {
                     retired.set(Some(reason));
                 }
@@ -388,8 +392,10 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
                 key=|p: &Pending| (p.seq, p.id.clone())
                 children=move |p: Pending| {
                     let id = p.id.clone();
-                    let status = p.status;
-                    let retired = p.retired;
+                    // Arena handles owned by this row (freed with it) for whoever delivers
+                    // the answer; a report after the row is gone is then a no-op.
+                    let status = RwSignal::from(p.status.clone());
+                    let retired = RwSignal::from(p.retired.clone());
                     let answer = Callback::new(move |result| {
                         // A retired card has nobody to answer (a key press may still try).
                         if retired.get_untracked().is_none() {

@@ -1,0 +1,253 @@
+"""Memory stays flat in a long-lived host: answering cards frees what they held.
+
+A side panel or a host page stays open for days. These tests answer a thousand cards the
+way a person does (Submit, or Decline to end a call) and require the memory they leave
+behind to stop growing: what the second 500 add is under a fixed byte budget, for both
+the wasm memory (`WebAssembly.Memory.buffer.byteLength`, which never shrinks) and the JS
+heap after a full garbage collection (CDP `HeapProfiler.collectGarbage`, then
+`Runtime.getHeapUsage`). A resource bound, never a timing.
+
+- `elicit()` (`www/embed.html`): a 20-field form, Submit, the host removes the element.
+- `McpClient` (`www/host.html`) against the SDK demo server, in each era: `endless_questions`
+  asks again after each accepted answer; each call answers nine cards with Submit and the
+  tenth with Decline (a finished call), 100 calls.
+
+The page-side loops run in one `execute_async_script` each (a WebDriver round trip per
+click would make the test slow, not more faithful: the click is the DOM's own).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from harness import LEGACY, MODERN, StaticServer, wait_text
+
+WASM_BUDGET = 256 * 1024
+"""Bytes the wasm memory may grow over the second 500 cards: four 64 KiB pages (memory
+grows by pages and never shrinks). Before answered cards were freed, `elicit` left about
+110 KB a card (53 MB per 500) and McpClient about 1.2 KB a card (576 KB per 500, arena
+signals made outside any owner); now `elicit` leaves nothing and McpClient ~260 B a card
+(Leptos keeps one dead weak reference per list row in the list's owner). A leak of even
+half a kilobyte a card exceeds it."""
+
+JS_HEAP_BUDGET = 512 * 1024
+"""Bytes the JS heap (after a full GC) may grow over the second 500 cards. A leaked
+`elicit` card held about 22 KB of JS (its DOM, listeners, closures): 11 MB per 500; a
+freed one leaves ~35 B. McpClient's ~0.6 KB a card is what its finished requests' timers
+hold until they fire (answer POSTs 30 s, the modern silence bound 5 min; see the README's
+limits), so it is bounded by the request rate, not by the session's length."""
+
+HALF = 500
+"""Cards per measured half: the first half warms every cache up, the second is measured."""
+
+SCRIPT_TIMEOUT = 600
+"""Seconds one page-side loop may take before WebDriver gives up: a bound against a hang."""
+
+
+def twenty_fields() -> dict[str, Any]:
+    """A 20-field form of every kind, each with a default, so Submit is accepted as is."""
+    props: dict[str, Any] = {}
+    for i in range(6):
+        props[f"text{i}"] = {"type": "string", "title": f"Text {i}", "default": f"value {i}", "minLength": 1}
+    props["email"] = {"type": "string", "format": "email", "title": "Email", "default": "me@example.com"}
+    props["site"] = {"type": "string", "format": "uri", "title": "Site", "default": "https://example.com/"}
+    props["day"] = {"type": "string", "format": "date", "title": "Day", "default": "2026-01-02"}
+    for i in range(3):
+        props[f"int{i}"] = {"type": "integer", "title": f"Count {i}", "minimum": 0, "maximum": 99, "default": i}
+    props["ratio"] = {"type": "number", "title": "Ratio", "default": 0.5}
+    props["agree"] = {"type": "boolean", "title": "Agree", "default": True}
+    props["notify"] = {"type": "boolean", "title": "Notify", "description": "By email", "default": False}
+    props["size"] = {"type": "string", "title": "Size", "enum": ["s", "m", "l"], "default": "m"}
+    props["colour"] = {
+        "type": "string",
+        "title": "Colour",
+        "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}, {"const": "b", "title": "Blue"}],
+        "default": "g",
+    }
+    props["plan"] = {"type": "string", "title": "Plan", "enum": ["free", "pro"], "default": "free"}
+    props["days"] = {
+        "type": "array",
+        "title": "Days",
+        "items": {"type": "string", "enum": ["mon", "tue", "wed", "thu", "fri"]},
+        "default": ["mon", "wed"],
+    }
+    props["langs"] = {
+        "type": "array",
+        "title": "Languages",
+        "items": {"anyOf": [{"const": "en", "title": "English"}, {"const": "fr", "title": "French"}]},
+        "default": ["en"],
+    }
+    assert len(props) == 20
+    return {
+        "message": "Tell us everything (20 fields).",
+        "requestedSchema": {"type": "object", "properties": props, "required": list(props)[:10]},
+    }
+
+
+# The wasm package's exports (its memory) from the page: `init()` again returns the
+# instance the page already started.
+PACKAGE = """
+const pkg = await import(new URL('./pkg/mcp_elicit_web.js', location.href).href);
+const wasm = await pkg.default();
+"""
+
+# Lets every queued task run (freeing is deferred past the click that answers) first.
+SETTLE = "await new Promise((r) => setTimeout(r, 0));"
+
+ELICIT_LOOP = (
+    """
+const [count, params, done] = arguments;
+(async () => {
+"""
+    + PACKAGE
+    + """
+  for (let i = 0; i < count; i++) {
+    const slot = document.createElement('div');
+    document.body.append(slot);
+    const answer = pkg.elicit(slot, params, { serverName: 'Memory', serverHost: 'mcp.example.com' });
+    const submit = [...slot.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Submit');
+    if (!submit) throw new Error('card ' + i + ' has no Submit button');
+    submit.click();
+    const result = await answer;
+    if (result.action !== 'accept' || Object.keys(result.content).length !== 20) {
+      throw new Error('card ' + i + ' answered ' + JSON.stringify(result));
+    }
+    slot.remove();
+  }
+"""
+    + SETTLE
+    + """
+  done({ wasm: wasm.memory.buffer.byteLength });
+})().catch((e) => done({ error: String(e && e.stack || e) }));
+"""
+)
+
+# `calls` calls of endless_questions on window.mcpClient, each answering `per_call - 1`
+# cards with Submit and the last with Decline; every card a new element in #requests.
+CLIENT_LOOP = (
+    """
+const [calls, perCall, done] = arguments;
+(async () => {
+"""
+    + PACKAGE
+    + """
+  if (!window.pendingTimers) {
+    // Counts timers scheduled and not yet run or cleared (reported with the figures).
+    const set = window.setTimeout.bind(window), clear = window.clearTimeout.bind(window);
+    const live = new Set();
+    window.pendingTimers = live;
+    window.setTimeout = (f, ms, ...rest) => {
+      const id = set((...a) => { live.delete(id); return typeof f === 'function' ? f(...a) : undefined; }, ms, ...rest);
+      live.add(id);
+      return id;
+    };
+    window.clearTimeout = (id) => { live.delete(id); clear(id); };
+  }
+  const client = window.mcpClient;
+  const box = document.getElementById('requests');
+  const answered = new WeakSet();
+  const nextCard = () => new Promise((resolve) => {
+    const look = () => {
+      for (const card of box.querySelectorAll('[data-elicitation][data-state=pending]')) {
+        if (!answered.has(card)) { observer.disconnect(); resolve(card); return; }
+      }
+    };
+    const observer = new MutationObserver(look);
+    observer.observe(box, { subtree: true, childList: true, attributes: true });
+    look();
+  });
+  for (let c = 0; c < calls; c++) {
+    const call = client.callTool('endless_questions', {});
+    for (let k = 0; k < perCall; k++) {
+      const card = await Promise.race([nextCard(), call.then((r) => { throw new Error('call ended: ' + JSON.stringify(r)); })]);
+      answered.add(card);
+      const name = k === perCall - 1 ? 'Decline' : 'Submit';
+      const b = [...card.querySelectorAll('button')].find((x) => x.textContent.trim() === name);
+      if (!b) throw new Error('no ' + name + ' on card ' + k + ' of call ' + c);
+      b.click();
+    }
+    const result = await call;
+    const text = result.content && result.content[0] && result.content[0].text;
+    if (text !== 'stopped after ' + (perCall - 1) + ' answers: decline') {
+      throw new Error('call ' + c + ' ended with ' + JSON.stringify(result));
+    }
+  }
+"""
+    + """
+  // The last answer's delivery may be reported after the call's result: wait for the list
+  // to drop its card (a bound against a hang is the script timeout, not a speed).
+  await new Promise((resolve) => {
+    const empty = () => {
+      if (!box.querySelector('[data-elicitation]')) { observer.disconnect(); resolve(); }
+    };
+    const observer = new MutationObserver(empty);
+    observer.observe(box, { subtree: true, childList: true });
+    empty();
+  });
+"""
+    + SETTLE
+    + """
+  done({ wasm: wasm.memory.buffer.byteLength, refs: wasm.__wbindgen_externrefs.length, timers: window.pendingTimers.size });
+})().catch((e) => done({ error: String(e && e.stack || e) }));
+"""
+)
+
+
+def js_heap(driver: Any) -> int:
+    """The JS heap's used bytes after a full garbage collection."""
+    driver.execute_cdp_cmd("HeapProfiler.collectGarbage", {})
+    return int(driver.execute_cdp_cmd("Runtime.getHeapUsage", {})["usedSize"])
+
+
+def page_loop(driver: Any, script: str, *args: Any) -> dict[str, Any]:
+    driver.set_script_timeout(SCRIPT_TIMEOUT)
+    out = driver.execute_async_script(script, *args)
+    assert isinstance(out, dict) and "error" not in out, out
+    return out
+
+
+def assert_flat(what: str, first: tuple[int, int], second: tuple[int, int], start: tuple[int, int]) -> None:
+    """Second-half growth within budget; the figures (per card) are in the message."""
+    wasm_growth = second[0] - first[0]
+    heap_growth = second[1] - first[1]
+    figures = (
+        f"{what}: wasm {start[0]} -> {first[0]} -> {second[0]} bytes "
+        f"({wasm_growth / HALF:.0f} B/card over the second {HALF}), "
+        f"JS heap {start[1]} -> {first[1]} -> {second[1]} bytes ({heap_growth / HALF:.0f} B/card)"
+    )
+    print(figures)
+    assert wasm_growth <= WASM_BUDGET, figures
+    assert heap_growth <= JS_HEAP_BUDGET, figures
+
+
+def test_elicit_thousand_cards_memory_flat(driver: Any, www: StaticServer) -> None:
+    params = twenty_fields()
+    driver.get(f"{www.origin}/embed.html")
+    wait_text(driver, "h1", "Embedding example")
+    start = (page_loop(driver, ELICIT_LOOP, 0, params)["wasm"], js_heap(driver))
+    first = (page_loop(driver, ELICIT_LOOP, HALF, params)["wasm"], js_heap(driver))
+    second = (page_loop(driver, ELICIT_LOOP, HALF, params)["wasm"], js_heap(driver))
+    assert_flat("elicit", first, second, start)
+
+
+PER_CALL = 10
+"""Cards per call of endless_questions: nine Submit, then a Decline ends the call."""
+
+
+@pytest.mark.parametrize("protocol", [LEGACY, MODERN])
+def test_mcp_client_thousand_cards_memory_flat(driver: Any, www: StaticServer, demo_server: Any, protocol: str) -> None:
+    # Each call takes PER_CALL rounds in the modern era: room for them under maxRounds.
+    query = urlencode({"server": demo_server.url, "protocol": protocol, "maxRounds": PER_CALL + 1})
+    driver.get(f"{www.origin}/host.html?{query}")
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {protocol}")
+    calls = HALF // PER_CALL
+    start = (page_loop(driver, CLIENT_LOOP, 0, PER_CALL)["wasm"], js_heap(driver))
+    first_run = page_loop(driver, CLIENT_LOOP, calls, PER_CALL)
+    first = (first_run["wasm"], js_heap(driver))
+    second_run = page_loop(driver, CLIENT_LOOP, calls, PER_CALL)
+    second = (second_run["wasm"], js_heap(driver))
+    print(json.dumps([first_run, second_run]))
+    assert_flat(f"McpClient {protocol}", first, second, start)
