@@ -20,6 +20,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// else no properties; each call's arguments go to `calls`); a tool call answers
 /// `{name} done` once its gate (if any) is opened; `server/discover` of a held URL waits
 /// until released. `loopCursor` makes `tools/list` always say there is another page.
+/// `sent` counts requests the moment `fetch` is called; `log` gets `{url} {method} {name}`
+/// once a request is read, and `{url} read {method} {name}` once the client has read its
+/// answer's body to the end (so a test knows the client has all of it).
 const FAKE: &str = r#"
 const fake = {
   loopCursor: false,
@@ -29,6 +32,7 @@ const fake = {
   gates: {},
   held: {},
   log: [],
+  sent: 0,
   gate(key) {
     let open;
     const promise = new Promise((resolve) => { open = resolve; });
@@ -37,14 +41,27 @@ const fake = {
   open(key) { const g = this.gates[key]; if (g) { delete this.gates[key]; g.open(); } },
 };
 window.__fake = fake;
+// A body handed out only as the client reads it, noting when the client reached its end.
+const body = (text, note) => {
+  let given = false;
+  return new ReadableStream({
+    pull(controller) {
+      if (!given) { given = true; controller.enqueue(new TextEncoder().encode(text)); return; }
+      fake.log.push(note);
+      controller.close();
+    },
+  }, { highWaterMark: 0 });
+};
 window.fetch = async (input, init) => {
+  fake.sent += 1;
   const req = input instanceof Request ? input : new Request(input, init);
   const msg = JSON.parse(await req.text());
   const url = req.url;
   const name = (msg.params && msg.params.name) || "";
   fake.log.push(`${url} ${msg.method} ${name}`.trim());
   const reply = (result) => new Response(
-    JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: Object.assign({ resultType: "complete" }, result) }),
+    body(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: Object.assign({ resultType: "complete" }, result) }),
+      `${url} read ${msg.method} ${name}`.trim()),
     { status: 200, headers: { "content-type": "application/json" } },
   );
   const schema = { type: "object", properties: {} };
@@ -100,6 +117,17 @@ async fn sleep(ms: i32) {
             .expect("setTimeout");
     });
     let _ = JsFuture::from(promise).await;
+}
+
+/// Waits until the client has read the whole answer to the request logged as `request`
+/// (`{url} {method} {name}`), then lets one task turn pass: what the client does with an
+/// answer it has read runs in promise jobs, which all run before the next task. So a
+/// negative check after this sees everything that answer caused.
+async fn answer_read(request: &str) {
+    let (url, rest) = request.split_once(' ').unwrap_or((request, ""));
+    let note = format!("{url} read {rest}");
+    until(&note.clone(), || fake_log().iter().any(|l| l == &note)).await;
+    tick().await;
 }
 
 /// Waits until `cond` holds (about 5 s at most).
@@ -173,11 +201,7 @@ async fn the_result_is_the_latest_calls_even_when_an_earlier_one_ends_later() {
     .await;
 
     js(r#"window.__fake.open("slow_one")"#);
-    until("the slow call answered", || {
-        fake_log().iter().any(|l| l.ends_with("done slow_one"))
-    })
-    .await;
-    sleep(200).await;
+    answer_read("http://runs.test/mcp tools/call slow_one").await;
     assert_eq!(
         text(&root, "[data-testid=tool-result]"),
         "fast_one done",
@@ -209,17 +233,20 @@ async fn a_slower_earlier_connect_does_not_replace_a_newer_one() {
     .await;
 
     js(r#"window.__fake.open("connect http://slow.test/mcp")"#);
-    until("the slow probe answered", || {
-        fake_log()
-            .iter()
-            .any(|l| l == "http://slow.test/mcp discovered")
-    })
-    .await;
-    sleep(200).await;
+    answer_read("http://slow.test/mcp server/discover").await;
     assert!(
         q_opt(&root, "[data-tool=from_fast]").is_some()
             && q_opt(&root, "[data-tool=from_slow]").is_none(),
         "the lists are the newer connection's"
+    );
+    assert_eq!(
+        fake_log()
+            .iter()
+            .filter(|l| l.starts_with("http://slow.test/mcp ") && !l.contains("discover"))
+            .count(),
+        0,
+        "the older connect went no further than its probe: {:?}",
+        fake_log()
     );
     call(&root, "from_fast");
     until("the result", || {
@@ -250,7 +277,8 @@ async fn duplicate_names_from_a_looping_cursor_show_one_card_each_and_still_work
         q_opt(&root, "[data-tool=second_tool]").is_some()
     })
     .await;
-    sleep(100).await;
+    // The listing's last step: every page of tools is in by then.
+    answer_read("http://loop.test/mcp resources/templates/list").await;
     assert_eq!(q_all(&root, "[data-tool=first_tool]").len(), 1);
     assert_eq!(q_all(&root, "[data-tool=second_tool]").len(), 1);
     call(&root, "second_tool");
@@ -293,16 +321,22 @@ async fn a_link_fills_in_its_tool_and_only_the_click_calls_it() {
     })
     .await;
     // Listing is the last step of a connect (an automatic call came right after it).
-    until("the listing done", || {
-        fake_log()
-            .iter()
-            .any(|l| l.ends_with("resources/templates/list"))
-    })
-    .await;
-    sleep(200).await;
+    answer_read("http://link.test/mcp resources/templates/list").await;
     assert!(
         !fake_log().iter().any(|l| l.contains("tools/call")),
         "a link alone called a tool: {:?}",
+        fake_log()
+    );
+    // A request the client began but the fake has not logged yet counts here.
+    let requests = fake_log()
+        .iter()
+        .filter(|l| !l.contains(" read ") && !l.ends_with(" discovered"))
+        .count();
+    let sent = js("return window.__fake.sent").as_f64().unwrap_or(-1.0);
+    assert_eq!(
+        sent,
+        requests as f64,
+        "requests in flight: {:?}",
         fake_log()
     );
     let city = q(&root, "[data-tool=linked] input[name=city]")
