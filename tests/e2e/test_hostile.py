@@ -377,6 +377,45 @@ def test_a_backtracking_pattern_is_checked_without_hanging(driver: Any, app_url:
 
 
 @pytest.mark.parametrize("protocol", BOTH)
+def test_catastrophic_patterns_answer_and_unreadable_ones_are_left_to_the_server(
+    driver: Any, app_url: Any, hostile: Any, protocol: str
+) -> None:
+    """Issue 16: nested quantifiers, a 300-branch alternation and a back-reference on
+    10,000-character defaults, a lookahead, a Python-dialect pattern and an inline flag, in
+    one form. The form renders (nothing refuses the schema), Submit answers at once: the
+    nested quantifiers are found not to match, what the client cannot check says so in
+    words beside its field, the page stays responsive, and once fixed the answer goes."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "servers"))
+    from hostile_server import CATASTROPHIC
+
+    open_app(driver, app_url, hostile, protocol, "catastrophic_patterns")
+    form = find_card(driver, "Catastrophic patterns.", LONG_WAIT)
+    assert has_button(form, "Submit"), form.text
+    button(form, "Submit").click()
+    wait_for(driver, lambda d: form.find_elements("css selector", "[aria-invalid=true]"), "a field marked invalid")
+    invalid = sorted(e.get_attribute("name") for e in form.find_elements("css selector", "[aria-invalid=true]"))
+    assert invalid == ["nested", "starred"], invalid
+    assert driver.execute_script("return 40 + 2") == 42
+    noted = driver.execute_script(
+        """return [...arguments[0].querySelectorAll("[data-testid=pattern-note]")]
+             .map((n) => n.closest(".mce-field").querySelector("[name]").getAttribute("name")).sort();""",
+        form,
+    )
+    assert noted == ["alternation", "backref", "dialect"], noted
+    note = form.find_element("css selector", "[data-testid=pattern-note]").text
+    assert "server" in note, note
+    set_text(form, "nested", "aaaa")
+    set_text(form, "starred", "aa")
+    button(form, "Submit").click()
+    lengths = " ".join(f"{k}={len(d)}" for k, (_, d) in CATASTROPHIC.items())
+    lengths = lengths.replace("nested=10000", "nested=4").replace("starred=10000", "starred=2")
+    result_is(driver, f"accept: {lengths}", LONG_WAIT)
+    still_works(driver, "after catastrophic patterns")
+
+
+@pytest.mark.parametrize("protocol", BOTH)
 def test_a_deeply_nested_schema_is_refused(driver: Any, app_url: Any, hostile: Any, protocol: str) -> None:
     open_app(driver, app_url, hostile, protocol, "deep_nesting")
     if protocol == LEGACY:

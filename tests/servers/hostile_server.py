@@ -454,6 +454,33 @@ def tool_backtracking_pattern(c: Call) -> None:
     c.finish_text(f"{action_of(answer)}: {json.dumps(content_of(answer))[:200]}")
 
 
+CATASTROPHIC = {
+    # name: (pattern, default): 10,000-character defaults, the client's text cap.
+    "nested": ("^(a+)+$", "a" * 9999 + "!"),
+    "starred": ("^(a|aa)*$", "a" * 9999 + "!"),
+    "alternation": ("^(?:" + "|".join(f"x{k}" for k in range(300)) + ")+$", "x1" * 4999 + "!"),
+    "backref": ("^(a|aa)+\\1b$", "a" * 9999 + "!"),
+    "lookahead": ("^(?=.*\\d)(?=.*[a-z]).{8,}$", "abcdefg1"),
+    "python": ("^(?P<w>[a-z]+)-(?P=w)$", "ab-ab"),
+    "dialect": ("(?i)abc", "ABC"),
+}
+
+
+@tool()
+def tool_catastrophic_patterns(c: Call) -> None:
+    """One string field per entry of `CATASTROPHIC` (title = name), each with its pattern
+    and default: nested and overlapping quantifiers on `a…a!`, a 300-branch alternation, a
+    back-reference after a nested quantifier, a lookahead, a Python-dialect pattern and an
+    inline flag; message `Catastrophic patterns.`; returns `{action}: name=length ...`."""
+    props = {
+        name: {"type": "string", "title": name, "pattern": p, "default": d} for name, (p, d) in CATASTROPHIC.items()
+    }
+    answer = c.ask("pattern", form("Catastrophic patterns.", props))
+    got = content_of(answer)
+    lengths = " ".join(f"{k}={len(str(got.get(k, '')))}" for k in CATASTROPHIC if k in got)
+    c.finish_text(f"{action_of(answer)}: {lengths}")
+
+
 BAD_URLS = {
     "js": "javascript:alert(document.domain)",
     "data": "data:text/html,<script>alert(1)</script>",

@@ -164,9 +164,30 @@ fn text_like(
                 }
             />
             {error_message(&state)}
+            {pattern_note(&state)}
         </div>
     }
     .into_any()
+}
+
+/// Beside a text field whose `pattern` this client does not check (another dialect, over a
+/// limit) or cannot check for the text typed (over the step budget): a sentence saying that
+/// the server decides, so an answer is never held back by a rule the form cannot read.
+fn pattern_note(state: &FieldState) -> impl IntoView {
+    let FieldKind::String {
+        pattern: Some(p), ..
+    } = &state.field.kind
+    else {
+        return None;
+    };
+    let p = p.clone();
+    let raw = state.raw;
+    let id = format!("{}-pattern", state.id);
+    Some(move || {
+        p.note(&raw_text(&raw.get())).map(|m| {
+            view! { <p class="mce-pattern-note" id=id.clone() data-testid="pattern-note">{m}</p> }
+        })
+    })
 }
 
 fn checkbox(state: FieldState, disabled: Signal<bool>) -> AnyView {
