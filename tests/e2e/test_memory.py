@@ -30,7 +30,7 @@ WASM_BUDGET = 256 * 1024
 grows by pages and never shrinks). Before answered cards were freed, `elicit` left about
 110 KB a card (53 MB per 500) and McpClient about 1.2 KB a card (576 KB per 500, arena
 signals made outside any owner); now `elicit` leaves nothing and McpClient ~260 B a card
-(Leptos keeps one dead weak reference per list row in the list's owner). A leak of even
+(two pages per 500; in part the dead weak reference per row Leptos's `For` keeps). A leak of even
 half a kilobyte a card exceeds it."""
 
 JS_HEAP_BUDGET = 512 * 1024
@@ -251,3 +251,77 @@ def test_mcp_client_thousand_cards_memory_flat(driver: Any, www: StaticServer, d
     second = (second_run["wasm"], js_heap(driver))
     print(json.dumps([first_run, second_run]))
     assert_flat(f"McpClient {protocol}", first, second, start)
+
+
+# What the person and the host see once cards are freed: an answered card left in the page
+# still shows what was answered (now an inert copy), a card whose element was taken away
+# unanswered resolves `cancel` at the next call, and `releaseElicitation` ends one at once.
+AFTER_FREE = (
+    """
+const [params, done] = arguments;
+(async () => {
+"""
+    + PACKAGE
+    + """
+  const out = {};
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+  const slot = () => { const d = document.createElement('div'); document.body.append(d); return d; };
+  const kept = slot();
+  const first = pkg.elicit(kept, params);
+  const before = kept.querySelector('[data-elicitation]');
+  const size = kept.querySelector('select[name=size]');
+  size.value = 'l';
+  size.dispatchEvent(new Event('change', { bubbles: true }));
+  const text = kept.querySelector('input[name=text0]');
+  text.value = 'typed';
+  text.dispatchEvent(new Event('input', { bubbles: true }));
+  [...kept.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Submit').click();
+  out.answer = await first;
+  await tick(); await tick();
+  const card = kept.querySelector('[data-elicitation]');
+  out.copied = card !== null && card !== before;
+  out.state = card && card.dataset.state;
+  out.size = kept.querySelector('select[name=size]').value;
+  out.text = kept.querySelector('input[name=text0]').value;
+  out.disabled = kept.querySelector('input[name=text0]').disabled;
+  // Keys on the copy reach no handler (nothing is left to run, nothing throws).
+  kept.querySelector('input[name=text0]').dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+  kept.querySelector('input[name=text0]').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+
+  const gone = slot();
+  const unanswered = pkg.elicit(gone, params);
+  gone.remove();
+  const other = slot();
+  const later = pkg.elicit(other, params);
+  // Settled by then, or never: a few turns of the event loop tell (no clock involved).
+  const open = () => tick().then(tick).then(() => ({ action: 'still open' }));
+  out.removed = (await Promise.race([unanswered, open()])).action;
+  if (pkg.releaseElicitation) pkg.releaseElicitation(other);
+  out.released = (await Promise.race([later, open()])).action;
+  out.releasedEmpty = other.childNodes.length === 0;
+  // The page still works after all of it.
+  const again = slot();
+  const last = pkg.elicit(again, params);
+  [...again.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Decline').click();
+  out.last = (await last).action;
+  done(out);
+})().catch((e) => done({ error: String(e && e.stack || e) }));
+"""
+)
+
+
+def test_freed_cards_stay_readable_and_removed_ones_end(driver: Any, www: StaticServer) -> None:
+    driver.get(f"{www.origin}/embed.html")
+    wait_text(driver, "h1", "Embedding example")
+    out = page_loop(driver, AFTER_FREE, twenty_fields())
+    assert out["answer"]["action"] == "accept"
+    assert out["answer"]["content"]["size"] == "l" and out["answer"]["content"]["text0"] == "typed"
+    # The answered card stays on screen as it was: answered, read-only, the values given.
+    assert out["copied"] is True, out
+    assert (out["state"], out["size"], out["text"], out["disabled"]) == ("answered", "l", "typed", True), out
+    assert out["removed"] == "cancel", out
+    assert (out["released"], out["releasedEmpty"]) == ("cancel", True), out
+    assert out["last"] == "decline", out
+    # A panic or a throw in the page is logged as a console error (a 404 favicon is not one).
+    logs = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and e.get("source") != "network"]
+    assert not logs, logs

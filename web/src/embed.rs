@@ -22,6 +22,16 @@
 //! `options` (optional): `serverName` and `serverHost`, strings, name the requesting server
 //! in the card (`[data-testid=requesting-server]`); a host showing requests from servers
 //! should always pass them. Without `serverHost` the card names no server.
+//!
+//! ## Memory in long-lived hosts
+//! A card is freed (its Leptos owner, signals, effects, closures and listeners) as soon as
+//! nothing on it can change: answered, declined or cancelled, a URL card completed or
+//! dismissed after Open, replaced by another `elicit` on its element, or released. One
+//! still in the document stays on screen as an inert copy (what was answered, read-only).
+//! A card whose element the host took off the page unanswered resolves `cancel` at the
+//! next `elicit` or `completeElicitation` call (each looks at the cards still mounted), or
+//! at once with `releaseElicitation(element)`, which also removes its DOM. A card mounted
+//! into an element not yet in the document is left alone until it has been seen in it.
 
 use crate::boundary::{json_arg, value_to_js};
 use crate::client::ServerIdentity;
