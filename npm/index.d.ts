@@ -26,8 +26,11 @@ import type { McpClient as WasmMcpClient } from "./mcp_elicit_web.js";
 
 /** What `McpClient.connect` takes besides the URL. */
 export interface McpClientOptions {
-  /** Required: the element where elicitation cards appear. */
-  container: HTMLElement;
+  /**
+   * Required: the element where elicitation cards appear, or a shadow root (the cards and
+   * the package's stylesheet then live in it, sealed from the page's CSS).
+   */
+  container: HTMLElement | ShadowRoot;
   /** Default "auto": the modern era when the server speaks it, else the legacy one. */
   protocol?: "auto" | "2026-07-28" | "2025-11-25";
   /** Input rounds one call may take (a whole number, at most the client's limit). */
@@ -130,6 +133,45 @@ export function elicit(
  * (what `notifications/elicitation/complete` does).
  */
 export function completeElicitation(elicitationId: string): void;
+
+/**
+ * Registers the `<mcp-elicitation>` custom element (once; later calls do nothing). Set its
+ * `params` (form or URL params as on the wire) and listen for its `answer` event, whose
+ * `detail` is the `ElicitResult`; `complete()` ends a URL card's wait. The card lives in
+ * the element's open shadow root; theme it with `--mce-*` properties and `::part()`.
+ * Throws if another element already took the name.
+ */
+export function defineElements(): void;
+
+/** The `<mcp-elicitation>` element, once `defineElements()` ran. */
+export interface McpElicitationElement extends HTMLElement {
+  /** The elicitation/create params; setting new ones replaces the card. */
+  params: ElicitParams | null;
+  /** URL mode: the server completed this elicitation. */
+  complete(): void;
+  addEventListener<K extends keyof McpElicitationEventMap>(
+    type: K,
+    listener: (this: McpElicitationElement, ev: McpElicitationEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+}
+
+/** The element's events: `answer` (the ElicitResult) and `error` (params it cannot use). */
+export interface McpElicitationEventMap {
+  answer: CustomEvent<ElicitResult>;
+  error: CustomEvent<Error>;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "mcp-elicitation": McpElicitationElement;
+  }
+}
 
 /** What one form answer holds on the wire: the flat values a card's fields produce. */
 export type ElicitContent = { [key: string]: string | number | boolean | string[] };

@@ -65,6 +65,15 @@ export function completeElicitation(elicitationId) {
   return wasm.completeElicitation(elicitationId);
 }
 
+/**
+ * Registers the `<mcp-elicitation>` custom element (once; later calls do nothing): set its
+ * `params`, listen for its `answer` event. Its card lives in its own shadow root.
+ */
+export function defineElements() {
+  need("defineElements()");
+  return wasm.defineElements();
+}
+
 export function compileSchema(requestedSchema) {
   need("compileSchema()");
   return wasm.compileSchema(requestedSchema);

@@ -78,14 +78,15 @@ try {
   );
 
   const names = await page.evaluate(() => window.exportNames);
-  const expected = ["McpClient", "compileSchema", "completeElicitation", "default", "elicit", "elicitationHandler",
+  const expected = ["McpClient", "compileSchema", "completeElicitation", "default", "defineElements", "elicit",
+    "elicitationHandler",
     "initSync", "validateContent"];
   check(
     JSON.stringify(names) === JSON.stringify(expected),
     `exports are the library's, no mountDemo: ${names.join(", ")}`,
   );
 
-  const style = await page.locator(".mce-elicitation").evaluate((el) => {
+  const style = await page.locator("#slot .mce-elicitation").evaluate((el) => {
     const s = getComputedStyle(el);
     return { radius: s.borderTopLeftRadius, border: s.borderTopStyle, accent: s.getPropertyValue("--mce-accent").trim() };
   });
@@ -96,16 +97,29 @@ try {
   const bodyMargin = await page.evaluate(() => getComputedStyle(document.body).margin);
   check(bodyMargin === "8px", `the CSS leaves the host's body alone (margin ${bodyMargin})`);
 
-  const server = await page.locator("[data-elicitation]").textContent();
+  const server = await page.locator("#slot [data-elicitation]").textContent();
   check(server.includes("scratch.example"), "the card names the requesting server's host");
 
   await input.fill("Ada");
-  await page.getByRole("button", { name: "Submit" }).click();
+  await page.locator("#slot").getByRole("button", { name: "Submit" }).click();
   await page.locator("#result").filter({ hasText: "action" }).waitFor();
   const result = JSON.parse(await page.locator("#result").textContent());
   check(
     JSON.stringify(result) === JSON.stringify({ action: "accept", content: { name: "Ada" } }),
     `elicit resolves with the ElicitResult: ${JSON.stringify(result)}`,
+  );
+  const elementCard = page.locator("mcp-elicitation [data-elicitation]");
+  await elementCard.waitFor();
+  check(
+    (await page.evaluate(() => document.querySelector("mcp-elicitation").shadowRoot !== null)) &&
+      (await elementCard.textContent()).includes("From the element"),
+    "defineElements() from the package: <mcp-elicitation> renders its card in its shadow root",
+  );
+  await page.locator("mcp-elicitation").getByRole("button", { name: "Decline" }).click();
+  await page.locator("#element-result").filter({ hasText: "decline" }).waitFor();
+  check(
+    (await page.locator("#element-result").textContent()) === '{"action":"decline"}',
+    "the element's answer event carries the ElicitResult",
   );
   check(pageErrors.length === 0, `no page errors${pageErrors.length ? ": " + pageErrors.join(" | ") : ""}`);
 } catch (e) {

@@ -31,6 +31,13 @@ try {
 
 await init({ module_or_path: new URL(wasmUrl, import.meta.url) });
 
+// The custom element from the installed package: its card in its own shadow root.
+mce.defineElements();
+const element = document.createElement("mcp-elicitation");
+element.params = { message: "From the element", requestedSchema: { type: "object", properties: {} } };
+element.addEventListener("answer", (e) => out("element-result", e.detail));
+document.body.append(element);
+
 const result = await elicit(
   document.getElementById("slot"),
   {

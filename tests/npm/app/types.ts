@@ -4,6 +4,7 @@ import init, {
   McpClient,
   compileSchema,
   completeElicitation,
+  defineElements,
   elicit,
   initSync,
   validateContent,
@@ -33,6 +34,19 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
   // @ts-expect-error options name the server with strings
   await elicit(slot, { message: "m", requestedSchema: {} }, { serverHost: 1 });
   completeElicitation("e");
+
+  defineElements();
+  const card = document.createElement("mcp-elicitation");
+  card.params = { message: "m", requestedSchema: { type: "object", properties: {} } };
+  card.addEventListener("answer", (e) => {
+    const answer: ElicitResult = e.detail;
+    void answer;
+  });
+  card.complete();
+  // @ts-expect-error params are elicitation params
+  card.params = { message: 1 };
+  const shadowed: McpClientOptions = { container: slot.attachShadow({ mode: "open" }) };
+  void shadowed;
 
   const spec: FormSpec = compileSchema({ type: "object", properties: {} });
   const checked: ValidationResult = validateContent({ type: "object" }, {});
