@@ -349,6 +349,38 @@ def test_modern_replay_the_server_fails_keeps_the_answer_for_a_resend(driver: An
     assert tool_text(driver) == "noted: buy milk"
 
 
+def test_modern_replay_whose_response_is_cut_keeps_the_answer_for_a_resend(
+    driver: Any, www: Any, demo_server: Any
+) -> None:
+    """`cut_note`'s first replay reaches the server, but its response breaks off mid-body:
+    the card says so, keeps what was typed, and Submit sends the same round again."""
+    open_host(driver, www, demo_server, MODERN)
+    run(driver, "tool", "cut_note")
+    form = card(driver, "form", "Write a note to send twice.")
+    set_text(form, "Note", "buy milk")
+    button(form, "Submit").click()
+    alert = wait_text(driver, "[data-elicitation] [role=alert]", "broke while reading the server's answer").text
+    assert "Your answers are kept; press Submit to send them again." in alert, alert
+    assert control_by_label(form, "Note").get_attribute("value") == "buy milk", "nothing typed is lost"
+    button(form, "Submit").click()
+    assert tool_text(driver) == "noted after a cut: buy milk"
+    assert driver.find_element("css selector", "[data-testid=host-error]").text == ""
+
+
+def test_legacy_answer_the_server_fails_keeps_the_answer_for_a_resend(driver: Any, www: Any, demo_server: Any) -> None:
+    """2025-11-25: the POST of our answer to `flaky_note`'s question gets HTTP 503: the
+    card says so, keeps what was typed, and Submit sends the answer again."""
+    open_host(driver, www, demo_server, LEGACY)
+    run(driver, "tool", "flaky_note")
+    form = card(driver, "form", "Write a note to keep.")
+    set_text(form, "Note", "buy milk")
+    button(form, "Submit").click()
+    wait_text(driver, "[data-elicitation] [role=alert]", "503")
+    assert control_by_label(form, "Note").get_attribute("value") == "buy milk", "nothing typed is lost"
+    button(form, "Submit").click()
+    assert tool_text(driver) == "noted: buy milk"
+
+
 def test_modern_stale_tool_schema_is_listed_again_after_a_header_mismatch(
     driver: Any, www: Any, make_demo_server: Any
 ) -> None:
@@ -389,19 +421,18 @@ def test_a_tool_with_an_invalid_header_annotation_is_dropped_in_the_modern_era(
         assert "route_by_list" in names, names
 
 
-def test_legacy_without_a_session_opens_no_get_stream(driver: Any, www: Any, make_demo_server: Any, artifacts: Any) -> None:
+def test_legacy_without_a_session_opens_no_get_stream(driver: Any, www: Any, make_demo_server: Any) -> None:
     """A stateless server gives no `Mcp-Session-Id`: its GET stream would carry nothing and
     only hold a connection, so (like the SDK's client) none is opened. Calls still work."""
     server = make_demo_server(["--stateless"])
     open_host(driver, www, server, LEGACY)
     run(driver, "tool", "plan_route", {"stops": [{"city": "Oslo"}]})
     assert tool_text(driver) == "route: Oslo (1 night)"
-    trace = artifacts / "logs" / f"demo-server-{server.port}-{server.starts}.trace.jsonl"
-    # A request is traced when it ends; stopping the server ends any GET still open.
-    server.stop()
-    exchanges = [json.loads(line) for line in trace.read_text().splitlines()]
-    assert any(e["method"] == "POST" for e in exchanges), exchanges
-    assert not any(e["method"] == "GET" for e in exchanges), [e["method"] for e in exchanges]
+    # Requests are logged as they arrive (an open GET stream too). The call was made after
+    # the handshake, when a GET stream would have been opened: its POST arrived, no GET did.
+    arrived = [a["method"] for a in server.arrivals() if a["path"] == "/mcp"]
+    assert arrived.count("POST") >= 3, arrived  # initialize, notifications/initialized, the call
+    assert "GET" not in arrived, arrived
 
 
 def test_legacy_requests_meeting_a_restarted_server_share_one_new_session(
@@ -431,6 +462,56 @@ def test_legacy_requests_meeting_a_restarted_server_share_one_new_session(
     server.stop()
     methods = [json.loads(line)["request_body"] for line in trace.read_text().splitlines()]
     assert sum('"method":"initialize"' in body.replace(" ", "") for body in methods) == 1, methods
+
+
+# --- close -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_close_ends_the_connection(driver: Any, www: Any, make_demo_server: Any, protocol: str) -> None:
+    """`close()` removes the cards, fails the call that waited on one, and refuses every
+    later request in words without sending it. A legacy session is DELETEd, and its GET
+    stream ends."""
+    server = make_demo_server()
+    open_host(driver, www, server, protocol)
+    driver.execute_script(
+        """window.pending = null;
+        window.mcpClient.callTool("delete_folder", {path: "/tmp/a"})
+          .then(r => { window.pending = "resolved " + JSON.stringify(r); },
+                e => { window.pending = "rejected " + e.message; });"""
+    )
+    card(driver, "form", "/tmp/a has 2 file(s)")
+    closed = driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        window.mcpClient.close().then(() => done("closed"), (e) => done("rejected " + e.message));"""
+    )
+    assert closed == "closed"
+    assert driver.find_elements("css selector", "[data-elicitation]") == [], "the cards are gone"
+    pending = wait_for(driver, lambda d: d.execute_script("return window.pending"), "the waiting call to end")
+    assert pending.startswith("rejected The call to delete_folder failed"), pending
+
+    sent_before = len(server.arrivals())
+    later = driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        const c = window.mcpClient;
+        const said = (p) => p.then((r) => "resolved " + JSON.stringify(r), (e) => "rejected " + e.message);
+        Promise.all([said(c.callTool("plan_route", {stops: []})), said(c.listTools())]).then(done);"""
+    )
+    for outcome in later:
+        assert outcome.startswith("rejected") and "Not connected to a server." in outcome, later
+    # Both have ended (rejected), so anything they sent has arrived by now.
+    assert len(server.arrivals()) == sent_before, server.arrivals()[sent_before:]
+
+    if protocol == LEGACY:
+        session = next(a["request_headers"]["mcp-session-id"] for a in server.arrivals() if a["method"] == "GET")
+
+        def ended(method: str) -> list[dict[str, Any]]:
+            return [
+                r for r in server.trace() if r["method"] == method and r["request_headers"].get("mcp-session-id") == session
+            ]
+
+        wait_for(driver, lambda _: ended("DELETE") and ended("GET"), "the DELETE and the GET stream's end in the trace")
+        assert [r["status"] for r in ended("DELETE")] == [200]
 
 
 # --- onElicitation ------------------------------------------------------------------------

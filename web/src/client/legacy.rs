@@ -171,7 +171,7 @@ impl LegacySession {
     /// request (and a card's "Sending…") forever.
     async fn handshake(&self) -> Result<(), ClientError> {
         if self.inner.closed.get() {
-            return Err(DriverError::Usage("the session is closed".into()).into());
+            return Err(ClientError::NotConnected);
         }
         self.stop_get_stream();
         self.inner.handshaken.set(false);

@@ -166,6 +166,9 @@ impl ModernSession {
         method: &str,
         params: Map<String, Value>,
     ) -> Result<Box<RawValue>, ClientError> {
+        if self.closed.get() {
+            return Err(ClientError::NotConnected);
+        }
         let id = self.fresh_id();
         let request = simple_request(&self.config, &id, method, Some(&params))?;
         // A list is answered at once, like an answer POST.
@@ -190,6 +193,9 @@ impl ModernSession {
     /// Runs `original` (e.g. a `tools/call`) to its final result through as many input
     /// rounds as the server needs, as the core's machine decides.
     pub async fn call(&self, mut original: Original) -> Result<Box<RawValue>, ClientError> {
+        if self.closed.get() {
+            return Err(ClientError::NotConnected);
+        }
         if let Original::CallTool {
             name, input_schema, ..
         } = &mut original
@@ -522,8 +528,8 @@ impl ModernSession {
         kept
     }
 
-    /// Ends every pending round (their calls' futures then fail with "not connected"), and
-    /// keeps calls still running from showing new cards.
+    /// Ends every pending round (their calls' futures then fail with "not connected"),
+    /// keeps calls still running from showing new cards, and refuses every later request.
     pub fn abandon(&self) {
         self.closed.set(true);
         self.rounds.borrow_mut().clear();
