@@ -95,6 +95,7 @@ class DemoServer:
         self._log: Any = None
         self.starts = 0
         self.trace_path: Path | None = None
+        self.arrivals_path: Path | None = None
 
     @property
     def origin(self) -> str:
@@ -127,6 +128,9 @@ class DemoServer:
             if "--trace" not in self.options:
                 self.trace_path = Path(f"{stem}.trace.jsonl")
                 cmd += ["--trace", str(self.trace_path)]
+            if "--arrivals" not in self.options:
+                self.arrivals_path = Path(f"{stem}.arrivals.jsonl")
+                cmd += ["--arrivals", str(self.arrivals_path)]
             self._log = open(f"{stem}.log", "wb")  # noqa: SIM115
             out: Any = self._log
         else:
@@ -140,6 +144,14 @@ class DemoServer:
         if self.trace_path is None or not self.trace_path.exists():
             return []
         lines = self.trace_path.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def arrivals(self) -> list[dict[str, Any]]:
+        """Every HTTP request of the current run the moment it arrived, ended or still open
+        (`--arrivals` JSON lines: method, path, request headers, `started`)."""
+        if self.arrivals_path is None or not self.arrivals_path.exists():
+            return []
+        lines = self.arrivals_path.read_text(encoding="utf-8").splitlines()
         return [json.loads(line) for line in lines if line.strip()]
 
     def methods(self) -> list[str]:

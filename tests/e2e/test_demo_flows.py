@@ -402,13 +402,32 @@ def test_resource_template_asks_then_shows_the_contents(
     assert result.get_attribute("data-kind") == "resource"
 
 
+DISCOVER_HELD_AT_LEAST_S = 8.0
+"""How long the server must have seen the stalled probe held open: well before Auto's 10 s
+limit (`DISCOVER_TIMEOUT_MS`), so a client that gives up early fails, with room for the
+time the request takes to reach the server after the client's clock started."""
+
+
 def test_auto_falls_back_to_legacy_when_discover_never_answers(driver: Any, app_url: Any, make_demo_server: Any) -> None:
     """A server that holds `server/discover` open: Auto gives the probe 10 s (the SDK's
-    timeout), then connects with the 2025-11-25 handshake instead of hanging."""
+    timeout), not less, then connects with the 2025-11-25 handshake instead of hanging."""
     server = make_demo_server(["--stall-discover"])
     driver.get(app_url(server=server.url, protocol="auto", tool="delete_folder", args={"path": "/tmp/project"}))
     wait_text(driver, "[data-testid=connection-status]", "connecting")
     wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}", timeout=30)
+    # The server's own clock: from the probe's arrival to the client giving it up (the
+    # disconnect ends the stalled request), then the handshake only after that.
+    def traced(method: str) -> list[dict[str, Any]]:
+        records = [(json.loads(r["request_body"] or "null"), r) for r in server.trace() if r["method"] == "POST"]
+        return [r for body, r in records if isinstance(body, dict) and body.get("method") == method]
+
+    # A request is traced when it ends, which may be just after the page saw the end.
+    wait_for(driver, lambda _: traced("initialize"), "the handshake in the server's trace")
+    probes = traced("server/discover")
+    assert len(probes) == 1, probes
+    held = probes[0]["ended"] - probes[0]["started"]
+    assert held >= DISCOVER_HELD_AT_LEAST_S, f"the probe was given up after {held:.1f} s"
+    assert traced("initialize")[0]["started"] >= probes[0]["ended"], "the handshake came after the probe"
     press_call_tool(driver, "delete_folder")
     press(driver, "/tmp/project has 2 file(s)", "Decline")
     result_text(driver, "declined: folder not deleted")

@@ -32,15 +32,27 @@ def test_get_stream_closed_by_the_server_replays_the_completion(
 ) -> None:
     server = make_demo_server(["--resumable"])
     open_app(driver, app_url, server, LEGACY, "pay_deposit", {"booking_id": "r1"})
-    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
-    before = set(driver.window_handles)
-    button(url_card, "Open in new tab").click()
-    wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
+    url_card = open_url_card(driver, "deposit/r1")
     result_text(driver, "Complete the payment in your browser.")
-    # A live event on the GET stream gives the client an id to resume from.
+    # A live event on the GET stream gives the client an id to resume from: the completion
+    # of another deposit, whose own card turns complete (seen first) while r1's waits on.
+    call_from_form(driver, "pay_deposit", {"Booking Id": "warmup"})
+    warmup = open_url_card(driver, "deposit/warmup")
     call_from_form(driver, "confirm_deposit", {"Booking Id": "warmup"})
     result_text(driver, "Deposit deposit-warmup confirmed.")
+    wait_for(driver, lambda _: warmup.get_attribute("data-state") == "complete", "the warmup card to complete")
     assert url_card.get_attribute("data-state") == "waiting", "another deposit's completion is not this card's"
     call_from_form(driver, "confirm_deposit_after_drop", {"Booking Id": "r1"})
     result_text(driver, "Deposit deposit-r1 confirmed after a stream drop.")
     wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
+
+
+def open_url_card(driver: Any, text: str) -> Any:
+    """Presses Open in new tab on the URL card containing `text`; returns the card once it
+    waits for its completion."""
+    url_card = card(driver, "url", text)
+    before = set(driver.window_handles)
+    button(url_card, "Open in new tab").click()
+    wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
+    wait_for(driver, lambda _: url_card.get_attribute("data-state") == "waiting", f"the card {text!r} to wait")
+    return url_card

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from harness import ModernClient, tool_text
+from harness import LegacySession, ModernClient, tool_text
 
 SLOW_REPORT_MIN_GAP_S = 0.04
 """`SLOW_REPORT_MIN_GAP_MS` of tests/servers/demo_server.py, in seconds."""
@@ -45,3 +45,48 @@ def test_slow_report_refuses_a_state_it_never_issued(make_demo_server: Any) -> N
     late = client.call_tool("slow_report", request_state=state)
     assert late["error"]["code"] == -32600, late
     assert "no call this server remembers" in late["error"]["message"], late
+
+
+def test_cut_note_cuts_the_first_replay_of_a_round_mid_body(demo_server: Any) -> None:
+    import http.client
+
+    client = ModernClient(demo_server.url)
+    first = client.call_tool("cut_note")["result"]
+    [(key, asked)] = first["inputRequests"].items()
+    assert asked["params"]["message"] == "Write a note to send twice."
+    answer = {key: {"action": "accept", "content": {"note": "buy milk"}}}
+    replay = {"input_responses": answer, "request_state": first.get("requestState")}
+    cut = client.post("tools/call", {"name": "cut_note", "arguments": {}, **_wire(replay)}, name="cut_note")
+    assert cut.status == 200
+    try:
+        text = cut.text()
+    except http.client.IncompleteRead as e:
+        text = e.partial.decode()
+    else:
+        raise AssertionError(f"the first replay's response was not cut: {text!r}")
+    assert text and not text.rstrip().endswith("}"), text
+    again = client.call_tool("cut_note", **replay)
+    assert tool_text(again["result"]) == "noted after a cut: buy milk"
+
+
+def _wire(replay: dict[str, Any]) -> dict[str, Any]:
+    out = {"inputResponses": replay["input_responses"]}
+    if replay["request_state"] is not None:
+        out["requestState"] = replay["request_state"]
+    return out
+
+
+def test_legacy_flaky_note_fails_the_first_answer_to_each_question(demo_server: Any) -> None:
+    session = LegacySession(demo_server.url)
+    session.initialize()
+    try:
+        stream = session.start_call("flaky_note")
+        ask = next(stream)
+        assert ask["method"] == "elicitation/create" and ask["params"]["message"] == "Write a note to keep."
+        answer = {"action": "accept", "content": {"note": "buy milk"}}
+        assert session.respond(ask["id"], answer) == 503
+        assert session.respond(ask["id"], answer) == 202
+        done = next(stream)
+        assert tool_text(done["result"]) == "noted: buy milk"
+    finally:
+        session.close()

@@ -17,11 +17,16 @@ def embed_url(www: StaticServer, params: dict[str, Any]) -> str:
     return f"{www.origin}/embed.html?params={quote(json.dumps(params))}"
 
 
-def card_state(driver: Any) -> str | None:
+def card_state(driver: Any, slot: str = "#slot") -> str | None:
+    """`data-state` of the card rendered into `slot`."""
     from selenium.webdriver.common.by import By
 
-    els = driver.find_elements(By.CSS_SELECTOR, "[data-elicitation]")
+    els = driver.find_elements(By.CSS_SELECTOR, f"{slot} [data-elicitation]")
     return els[0].get_attribute("data-state") if els else None
+
+
+def other_state(driver: Any) -> str | None:
+    return card_state(driver, "#other-slot")
 
 
 def test_open_in_new_tab_has_no_opener(driver: Any, www: StaticServer) -> None:
@@ -65,11 +70,30 @@ def test_open_in_new_tab_has_no_opener(driver: Any, www: StaticServer) -> None:
             assert json.loads(result) == {"action": "accept"}
             assert card_state(driver) == "waiting"
 
+            # A second URL card, waiting for its own id, beside the first: a completion for
+            # it must turn it complete (seen first) and leave the first card waiting.
+            driver.execute_async_script(
+                """const done = arguments[arguments.length - 1];
+                const slot = document.createElement("div");
+                slot.id = "other-slot";
+                document.body.append(slot);
+                import("./pkg/mcp_elicit_web.js").then((m) => {
+                  m.elicit(slot, arguments[0]);
+                  done();
+                });""",
+                {**params, "elicitationId": "some-other-id", "message": "Another deposit"},
+            )
+            other = wait_for(
+                driver,
+                lambda d: d.find_elements(By.CSS_SELECTOR, "#other-slot [data-elicitation][data-mode=url]"),
+                "the second URL card to render",
+            )[0]
+            button(other, "Open in new tab").click()
+            wait_for(driver, lambda d: len(d.window_handles) == 3, "a third tab to open")
+            wait_for(driver, lambda d: other_state(d) == "waiting", "the second card to wait")
             driver.execute_script("window.completeElicitation('some-other-id')")
-            # Let the page's reactive updates run (one task turn), then look: a completion for
-            # another id changes nothing; the matching one ends the wait.
-            driver.execute_async_script("setTimeout(arguments[0], 0)")
-            assert card_state(driver) == "waiting"
+            wait_for(driver, lambda d: other_state(d) == "complete", "the second card to turn complete")
+            assert card_state(driver) == "waiting", "another id's completion ended this card's wait"
             driver.execute_script("window.completeElicitation('e2e-1')")
             wait_for(driver, lambda d: card_state(d) == "complete", "the card to turn complete")
 

@@ -89,10 +89,15 @@ Tools whose legacy stream the server closes on purpose (for `--resumable`, below
   which the 2026-07-28 spec does not allow on an array, so a modern client must drop the
   tool from its list (the SDK's client does). Returns `routed to {a, b}`.
 - `flaky_note()`: a Resolver with `Elicit` asking `Write a note to keep.` (`FlakyNote`:
-  one required string `note`, title `Note`). Modern: the first replay of each round
-  (each `requestState`) is answered HTTP 503 `text/plain` before it reaches the SDK
-  (`FlakyReplayMiddleware`), so a client must keep the answer and send it again.
-  Legacy: no failure. Returns `noted: {note}`, `declined: no note`, `cancelled: no note`.
+  one required string `note`, title `Note`). The first delivery of each answer is
+  answered HTTP 503 `text/plain` before it reaches the SDK (`FlakyReplayMiddleware`), so
+  a client must keep the answer and send it again. Modern: the first replay of each round
+  (each `requestState`); legacy: the first answer POST to each of its questions. Returns
+  `noted: {note}`, `declined: no note`, `cancelled: no note`.
+- `cut_note()`: as `flaky_note`, asking `Write a note to send twice.`. Modern: the first
+  replay of each round reaches the SDK, but its response is cut mid-body (half of it is
+  sent, then the connection drops); sending the same replay again works. Legacy: no
+  failure. Returns `noted after a cut: {note}`, `declined: no note`, `cancelled: no note`.
 
 Prompt (`prompts/get`), its user message text:
 - `trip_brief(city)`: asks the form question `How many days in {city}?` (`TripDays`: one
@@ -120,7 +125,9 @@ CORS: the SDK does no CORS, so the ASGI app is wrapped in Starlette's CORSMiddle
 `--static DIR` serves a directory on the same origin (at `/`), beside `/mcp`, with the
 no-framing headers `static_server.py` sends.
 `--trace FILE` appends every HTTP exchange to FILE (JSON lines: request and response
-headers and bodies, SSE streams as sent): for debugging and for capturing transcripts.
+headers and bodies, SSE streams as sent, when it started and ended): for debugging and for
+capturing transcripts. It is written when a request ends; `--arrivals FILE` appends a line
+the moment each request arrives, so a test sees a request that is still open.
 `--state-key` fixes the `requestState` sealing key, so a restarted server still accepts
 a replay sealed before the restart (the fault tests rely on this).
 
@@ -154,6 +161,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import re
 import secrets
 import sys
@@ -393,13 +401,24 @@ class FlakyNote(Strict):
 
 
 def ask_note() -> Elicit[FlakyNote]:
-    return Elicit("Write a note to keep.", FlakyNote)
+    return Elicit(FLAKY_NOTE_MESSAGE, FlakyNote)
 
 
 async def flaky_note(answer: Annotated[ElicitationResult[FlakyNote], Resolve(ask_note)]) -> str:
-    """Keeps a note; in the modern era the first replay of a round fails with HTTP 503."""
+    """Keeps a note; the first delivery of each answer fails with HTTP 503."""
     if isinstance(answer, AcceptedElicitation):
         return f"noted: {answer.data.note}"
+    return f"{outcome_word(answer)}: no note"
+
+
+def ask_cut_note() -> Elicit[FlakyNote]:
+    return Elicit(CUT_NOTE_MESSAGE, FlakyNote)
+
+
+async def cut_note(answer: Annotated[ElicitationResult[FlakyNote], Resolve(ask_cut_note)]) -> str:
+    """Keeps a note; in the modern era the response to a round's first replay is cut."""
+    if isinstance(answer, AcceptedElicitation):
+        return f"noted after a cut: {answer.data.note}"
     return f"{outcome_word(answer)}: no note"
 
 
@@ -433,38 +452,136 @@ def json_rpc_method(body: bytes) -> tuple[str | None, Any]:
     return message.get("method"), message.get("params")
 
 
+FLAKY_NOTE_MESSAGE = "Write a note to keep."
+"""`flaky_note`'s question: how FlakyReplayMiddleware finds it on a legacy stream."""
+
+CUT_NOTE_MESSAGE = "Write a note to send twice."
+"""`cut_note`'s question."""
+
+FLAKY_QUESTIONS_KEPT = 100
+"""How many legacy `flaky_note` questions whose first answer is still to fail the server
+remembers. Beyond it the oldest is forgotten, and its first answer goes through: far more
+questions than any test leaves open at once."""
+
+
+def sse_data(text: str) -> list[Any]:
+    """The JSON of each complete `data:` line of an SSE text (anything else is skipped)."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("data:"):
+            try:
+                out.append(json.loads(line[5:]))
+            except ValueError:
+                continue
+    return out
+
+
 class FlakyReplayMiddleware:
-    """Answers the first 2026-07-28 replay of each `flaky_note` round (a `tools/call` of
-    `flaky_note` carrying `inputResponses`, told apart by its `requestState`) with HTTP 503,
-    as an overloaded server or proxy would, before the SDK sees it. Everything else passes."""
+    """Fails the first delivery of an answer on purpose, before the SDK sees it, as an
+    overloaded server or proxy would:
+
+    - 2026-07-28 `flaky_note`: the first replay of each round (a `tools/call` of
+      `flaky_note` carrying `inputResponses`, told apart by its `requestState`) gets HTTP
+      503 `text/plain`.
+    - 2026-07-28 `cut_note`: the first replay of each round reaches the SDK, but its
+      response is cut mid-body (the first half is sent, then the connection drops).
+    - 2025-11-25 `flaky_note`: the first answer POST to each of its questions (a JSON-RPC
+      response whose id is that of an `elicitation/create` with FLAKY_NOTE_MESSAGE, seen
+      on the session's streams) gets HTTP 503 `text/plain`.
+
+    Everything else passes untouched."""
 
     def __init__(self, app: Any, path: str = "/mcp"):
         self.app = app
         self.path = path
         self.failed: set[str] = set()
+        # (session id, JSON-RPC id) of legacy flaky_note questions not yet answered.
+        self.questions: OrderedDict[tuple[str, str], None] = OrderedDict()
 
-    def _fails(self, body: bytes) -> bool:
+    def _first_replay(self, body: bytes, tool: str) -> bool:
         method, params = json_rpc_method(body)
         if method != "tools/call":
             return False
-        if not isinstance(params, dict) or params.get("name") != "flaky_note" or "inputResponses" not in params:
+        if not isinstance(params, dict) or params.get("name") != tool or "inputResponses" not in params:
             return False
-        state = json.dumps(params.get("requestState"))
+        state = json.dumps([tool, params.get("requestState")])
         if state in self.failed:
             return False
         self.failed.add(state)
         return True
 
+    def _first_legacy_answer(self, session: str | None, body: bytes) -> bool:
+        try:
+            message = json.loads(body)
+        except ValueError:
+            return False
+        if session is None or not isinstance(message, dict) or "method" in message or "result" not in message:
+            return False
+        key = (session, json.dumps(message.get("id")))
+        if key not in self.questions:
+            return False
+        del self.questions[key]
+        return True
+
+    def _watch(self, session: str | None, send: Any) -> Any:
+        """`send` that notes the legacy flaky_note questions the SDK sends on this stream."""
+        pending = bytearray()
+
+        async def watching_send(message: Any) -> None:
+            if session is not None and message["type"] == "http.response.body":
+                pending.extend(message.get("body", b""))
+                text = pending.decode("utf-8", "replace")
+                done, _, rest = text.rpartition("\n")
+                pending[:] = rest.encode("utf-8")
+                for sent in sse_data(done):
+                    params = sent.get("params") if isinstance(sent, dict) else None
+                    if (
+                        isinstance(params, dict)
+                        and sent.get("method") == "elicitation/create"
+                        and params.get("message") == FLAKY_NOTE_MESSAGE
+                    ):
+                        self.questions[(session, json.dumps(sent.get("id")))] = None
+                        while len(self.questions) > FLAKY_QUESTIONS_KEPT:
+                            self.questions.popitem(last=False)
+            await send(message)
+
+        return watching_send
+
+    async def _cut(self, scope: Any, receive: Any, send: Any) -> None:
+        """Runs the SDK to the end, then sends only the first half of its response body and
+        drops the connection (no end of the body)."""
+        start: dict[str, Any] = {}
+        body = bytearray()
+
+        async def keep(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            elif message["type"] == "http.response.body":
+                body.extend(message.get("body", b""))
+
+        await self.app(scope, receive, keep)
+        headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+        await send({"type": "http.response.start", "status": start.get("status", 200), "headers": headers})
+        await send({"type": "http.response.body", "body": bytes(body[: len(body) // 2]), "more_body": True})
+        raise ConnectionAbortedError("cut_note: this response is cut mid-body on purpose")
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != self.path:
+        if scope["type"] != "http" or scope["path"] != self.path:
             await self.app(scope, receive, send)
             return
-        body, replayed_receive = await buffered_body(receive)
-        if self._fails(body):
-            await send({"type": "http.response.start", "status": 503, "headers": [(b"content-type", b"text/plain")]})
-            await send({"type": "http.response.body", "body": b"flaky_note: this replay fails once on purpose"})
+        session = Headers(scope=scope).get("mcp-session-id")
+        if scope["method"] != "POST":
+            await self.app(scope, receive, self._watch(session, send))
             return
-        await self.app(scope, replayed_receive, send)
+        body, replayed_receive = await buffered_body(receive)
+        if self._first_replay(body, "flaky_note") or self._first_legacy_answer(session, body):
+            await send({"type": "http.response.start", "status": 503, "headers": [(b"content-type", b"text/plain")]})
+            await send({"type": "http.response.body", "body": b"flaky_note: this answer fails once on purpose"})
+            return
+        if self._first_replay(body, "cut_note"):
+            await self._cut(scope, replayed_receive, send)
+            return
+        await self.app(scope, replayed_receive, self._watch(session, send))
 
 
 class StallDiscoverMiddleware:
@@ -969,6 +1086,7 @@ TOOLS = [
     plan_route,
     slow_report,
     flaky_note,
+    cut_note,
     route_by_list,
 ]
 
@@ -1009,12 +1127,19 @@ class TraceMiddleware:
     """Appends every HTTP exchange to a JSON-lines file: for debugging and transcripts.
 
     One line per exchange, written when the response ends: method, path, request headers
-    and body, status, response headers and body (an SSE stream as the text it sent).
+    and body, status, response headers and body (an SSE stream as the text it sent), and
+    `started` / `ended` (this server's monotonic clock, seconds: only differences mean
+    anything, e.g. how long a client held a request open before giving up).
+
+    With `arrivals`, also one line per request to that file the moment it arrives (method,
+    path, request headers, `started`), before its body is read: a request still open
+    (a GET stream) is seen there, never in the trace until it ends.
     """
 
-    def __init__(self, app: Any, path: str):
+    def __init__(self, app: Any, path: str, arrivals: str | None = None):
         self.app = app
         self.path = path
+        self.arrivals = arrivals
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -1026,7 +1151,12 @@ class TraceMiddleware:
             "request_headers": {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]},
             "request_body": "",
             "response_body": "",
+            "started": time.monotonic(),
         }
+        if self.arrivals is not None:
+            arrival = {k: record[k] for k in ("method", "path", "request_headers", "started")}
+            with open(self.arrivals, "a", encoding="utf-8") as out:
+                out.write(json.dumps(arrival) + "\n")
         request_body = bytearray()
         response_body = bytearray()
 
@@ -1049,6 +1179,7 @@ class TraceMiddleware:
         try:
             await self.app(scope, traced_receive, traced_send)
         finally:
+            record["ended"] = time.monotonic()
             record["request_body"] = request_body.decode("utf-8", "replace")
             record["response_body"] = response_body.decode("utf-8", "replace")
             with open(self.path, "a", encoding="utf-8") as out:
@@ -1176,6 +1307,7 @@ def build_app(
     region_header: str = "Region",
     stateless: bool = False,
     stall_discover: bool = False,
+    arrivals: str | None = None,
 ) -> Any:
     """The Starlette app: `/mcp` (both eras), CORS unless `cors_origins` is None, static files.
 
@@ -1184,7 +1316,11 @@ def build_app(
     app = _build_app(host, cors_origins, static_dir, state_key, resumable, region_header, stateless)
     if stall_discover:
         app = StallDiscoverMiddleware(app)
-    return TraceMiddleware(app, trace) if trace else app
+    if trace:
+        return TraceMiddleware(app, trace, arrivals)
+    if arrivals:
+        return TraceMiddleware(app, os.devnull, arrivals)
+    return app
 
 
 def _build_app(
@@ -1249,6 +1385,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--trace", metavar="FILE", help="append every HTTP exchange to FILE as JSON lines")
     parser.add_argument(
+        "--arrivals",
+        metavar="FILE",
+        help="append a JSON line to FILE the moment each HTTP request arrives (before it ends)",
+    )
+    parser.add_argument(
         "--resumable",
         action="store_true",
         help="keep events in an in-memory event store (SSE streams resumable with Last-Event-ID), retry: 200",
@@ -1281,6 +1422,7 @@ def main(argv: list[str] | None = None) -> int:
         region_header=args.region_header,
         stateless=args.stateless,
         stall_discover=args.stall_discover,
+        arrivals=args.arrivals,
     )
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
