@@ -149,3 +149,30 @@ fn skipped_cases_say_why_and_python_cases_say_so() {
         assert_eq!(p.is_python(), case["dialect"] == "python", "{p}");
     }
 }
+
+/// Unicode classes cost memory and a walk over Unicode data each: past their caps a pattern
+/// is kept unchecked, never refused, and one just within them is checked.
+#[test]
+fn property_escapes_and_class_ranges_are_capped() {
+    use mcp_elicit::schema::{Pattern, PatternCheck, MAX_PATTERN_RANGES, MAX_PROPERTY_ESCAPES};
+    let at_cap = "\\p{Zs}".repeat(MAX_PROPERTY_ESCAPES);
+    let p = Pattern::compile(&at_cap);
+    assert!(p.not_checked().is_none());
+    assert_eq!(
+        p.check(&" ".repeat(MAX_PROPERTY_ESCAPES)),
+        PatternCheck::Matches
+    );
+    let over = Pattern::compile(&"\\p{Zs}".repeat(MAX_PROPERTY_ESCAPES + 1));
+    assert!(over.not_checked().is_some());
+    assert_eq!(over.check(" "), PatternCheck::NotChecked);
+    // \p{L} is hundreds of ranges: enough of them pass the range cap.
+    let letters = Pattern::compile("\\p{L}");
+    assert!(letters.not_checked().is_none());
+    // Twenty of them (fewer than the escape cap) hold more than the range cap.
+    let many = Pattern::compile(&"\\p{L}".repeat(20));
+    let why = many
+        .not_checked()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(why.contains(&MAX_PATTERN_RANGES.to_string()), "{why}");
+}

@@ -59,5 +59,6 @@ pub use error::SchemaError;
 pub use form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, StringFormat};
 pub use pattern::{
     Pattern, PatternCheck, PatternError, MAX_MATCH_STEPS, MAX_MEMO_BITS, MAX_PATTERN_DEPTH,
-    MAX_PATTERN_GROUPS, MAX_PATTERN_LEN, MAX_PATTERN_TEXT_LEN, MAX_PROGRAM_LEN,
+    MAX_PATTERN_GROUPS, MAX_PATTERN_LEN, MAX_PATTERN_RANGES, MAX_PATTERN_TEXT_LEN, MAX_PROGRAM_LEN,
+    MAX_PROPERTY_ESCAPES,
 };

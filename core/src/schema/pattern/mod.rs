@@ -42,6 +42,15 @@ pub const MAX_PATTERN_DEPTH: usize = 50;
 /// lookaround; a pattern with more groups is not checked here.
 pub const MAX_PATTERN_GROUPS: u32 = 200;
 
+/// The most `\p{…}` escapes read in one pattern: 32. Each is a walk over Unicode data, and a
+/// form may hold many patterned fields; a pattern with more is not checked here.
+pub const MAX_PROPERTY_ESCAPES: usize = 32;
+
+/// The most code point ranges the classes of one pattern hold: 8,192 (64 KiB). `\p{L}` alone
+/// is about 650 ranges; a pattern whose classes need more is not checked here, which keeps
+/// a form of many patterned fields within tens of MiB.
+pub const MAX_PATTERN_RANGES: usize = 8192;
+
 /// The most steps one check may take: 1,000,000 (an instruction run, a character compared
 /// by a back-reference, a capture copied), tens of milliseconds in a browser. A memoised run
 /// takes at most about twice the program's length times the text's, so a pattern of up to
@@ -88,7 +97,8 @@ pub enum PatternError {
     Invalid(String),
     /// Needs more than [`MAX_PROGRAM_LEN`] instructions.
     TooLarge,
-    /// Nested deeper than [`MAX_PATTERN_DEPTH`] or more groups than [`MAX_PATTERN_GROUPS`].
+    /// Nested deeper than [`MAX_PATTERN_DEPTH`], more groups than [`MAX_PATTERN_GROUPS`],
+    /// more than [`MAX_PROPERTY_ESCAPES`] or classes over [`MAX_PATTERN_RANGES`].
     TooComplex(String),
 }
 

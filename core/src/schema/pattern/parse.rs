@@ -9,7 +9,7 @@
 //! (without the `m` flag both are the ends of the whole text, exactly as in Python).
 
 use super::unicode;
-use super::{MAX_PATTERN_DEPTH, MAX_PATTERN_GROUPS};
+use super::{MAX_PATTERN_DEPTH, MAX_PATTERN_GROUPS, MAX_PATTERN_RANGES, MAX_PROPERTY_ESCAPES};
 use std::sync::Arc;
 
 /// Code point ranges, inclusive, sorted and disjoint.
@@ -87,6 +87,10 @@ struct Parser {
     /// reference may come before its group, as in `\k<a>(?<a>x)`).
     refs: Vec<Pending>,
     python: bool,
+    /// `\p{…}` escapes read so far ([`MAX_PROPERTY_ESCAPES`]).
+    properties: usize,
+    /// Code point ranges held by the classes so far ([`MAX_PATTERN_RANGES`]).
+    ranges: usize,
 }
 
 /// Parses `source` as an ECMA-262 `u`-mode pattern.
@@ -99,6 +103,8 @@ pub(super) fn parse(source: &str) -> Result<Parsed, ParseError> {
         names: Vec::new(),
         refs: Vec::new(),
         python: false,
+        properties: 0,
+        ranges: 0,
     };
     let mut node = p.disjunction()?;
     if p.pos < p.chars.len() {
@@ -308,8 +314,11 @@ impl Parser {
         Ok(match c {
             '^' => (Node::Start, false),
             '$' => (Node::End, false),
-            '.' => (class(complement(&line_terminators())), true),
-            '[' => (class(self.class()?), true),
+            '.' => (self.class_node(complement(&line_terminators()))?, true),
+            '[' => {
+                let r = self.class()?;
+                (self.class_node(r)?, true)
+            }
             '(' => self.group()?,
             '\\' => self.atom_escape()?,
             '*' | '+' | '?' => return Err(self.syntax("nothing to repeat")),
@@ -466,7 +475,7 @@ impl Parser {
                 Ok((
                     match set {
                         Escaped::Char(c) => Node::Char(c),
-                        Escaped::Set(r) => class(r),
+                        Escaped::Set(r) => self.class_node(r)?,
                     },
                     true,
                 ))
@@ -507,6 +516,12 @@ impl Parser {
                         _ => return Err(self.syntax("a \\p{…} property name is not closed")),
                     }
                 }
+                self.properties += 1;
+                if self.properties > MAX_PROPERTY_ESCAPES {
+                    return Err(ParseError::TooComplex(format!(
+                        "it has more than {MAX_PROPERTY_ESCAPES} \\p{{…}} escapes"
+                    )));
+                }
                 let Some(r) = unicode::property(&name) else {
                     return Err(ParseError::Syntax(format!(
                         "\\p{{{name}}} is not a Unicode property that ECMA-262 names"
@@ -541,6 +556,17 @@ impl Parser {
                 self.pos
             ))),
         }
+    }
+
+    /// A class node, counted against [`MAX_PATTERN_RANGES`].
+    fn class_node(&mut self, r: Ranges) -> Result<Node, ParseError> {
+        self.ranges += r.len();
+        if self.ranges > MAX_PATTERN_RANGES {
+            return Err(ParseError::TooComplex(format!(
+                "its character classes hold more than {MAX_PATTERN_RANGES} ranges"
+            )));
+        }
+        Ok(class(r))
     }
 
     fn hex(&mut self, n: usize) -> Option<u32> {

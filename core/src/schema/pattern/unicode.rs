@@ -2,7 +2,8 @@
 //! `General_Category` values (also bare, as `\p{Lu}`), `Script` and `Script_Extensions`
 //! values, the binary properties ECMA-262 lists, and `Any`, `ASCII`, `Assigned`. Names are
 //! matched strictly (case and underscores count), as `RegExp` does. The sets come from
-//! ICU4X's compiled Unicode data (`icu_properties`), which the URL code already links.
+//! ICU4X's compiled Unicode data (`icu_properties`, already a dependency of `idna`; what its
+//! data costs in wasm is in `docs/patterns.md`).
 
 use super::parse::{complement, normalize, Ranges};
 use icu_properties::props::{GeneralCategory, GeneralCategoryGroup, Script};
