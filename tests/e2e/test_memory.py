@@ -11,6 +11,8 @@ heap after a full garbage collection (CDP `HeapProfiler.collectGarbage`, then
 - `McpClient` (`www/host.html`) against the SDK demo server, in each era: `endless_questions`
   asks again after each accepted answer; each call answers nine cards with Submit and the
   tenth with Decline (a finished call), 100 calls.
+- A host renewing its connection: 200 `McpClient`s in turn, each connected, used, closed
+  (a legacy session is DELETEd) and freed.
 
 The page-side loops run in one `execute_async_script` each (a WebDriver round trip per
 click would make the test slow, not more faithful: the click is the DOM's own).
@@ -25,13 +27,18 @@ from urllib.parse import urlencode
 import pytest
 from harness import LEGACY, MODERN, StaticServer, wait_text
 
-WASM_BUDGET = 256 * 1024
-"""Bytes the wasm memory may grow over the second 500 cards: four 64 KiB pages (memory
+WASM_BUDGET = 320 * 1024
+"""Bytes the wasm memory may grow over the second 500 cards: five 64 KiB pages (memory
 grows by pages and never shrinks). Before answered cards were freed, `elicit` left about
-110 KB a card (53 MB per 500) and McpClient about 1.2 KB a card (576 KB per 500, arena
-signals made outside any owner); now `elicit` leaves nothing and McpClient ~260 B a card
-(two pages per 500; in part the dead weak reference per row Leptos's `For` keeps). A leak of even
-half a kilobyte a card exceeds it."""
+110 KB a card (53 MB per 500) and McpClient about 1.2 KB a card (nine pages per 500: arena
+signals made outside any owner); now `elicit` leaves nothing and McpClient two or three
+pages per 500 (~260-390 B a card; in part the dead weak reference per row Leptos's `For`
+keeps). A leak of ~650 B a card exceeds it."""
+
+RENEWED_WASM_BUDGET = 192 * 1024
+"""Bytes the wasm memory may grow over the second 100 renewed clients: three pages. Before
+a freed McpClient freed its card list, each left ~3.5 KB (five or six pages per 100); now
+one page per 100."""
 
 JS_HEAP_BUDGET = 512 * 1024
 """Bytes the JS heap (after a full GC) may grow over the second 500 cards. A leaked
@@ -325,3 +332,55 @@ def test_freed_cards_stay_readable_and_removed_ones_end(driver: Any, www: Static
     # A panic or a throw in the page is logged as a console error (a 404 favicon is not one).
     logs = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and e.get("source") != "network"]
     assert not logs, logs
+
+
+CLIENTS_HALF = 100
+"""Clients per measured half of the reconnect test (each: connect, list tools, close, free)."""
+
+# A host that renews its connection: `count` times a new McpClient on its own element,
+# a request, close (a legacy session is DELETEd), free, and the element removed.
+RECONNECT_LOOP = (
+    """
+const [count, url, protocol, done] = arguments;
+(async () => {
+"""
+    + PACKAGE
+    + """
+  for (let i = 0; i < count; i++) {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const client = await pkg.McpClient.connect(url, { container, protocol });
+    const tools = await client.listTools();
+    if (!tools.some((t) => t.name === 'endless_questions')) throw new Error('no tools listed');
+    await client.close();
+    client.free();
+    container.remove();
+  }
+"""
+    + SETTLE
+    + """
+  done({ wasm: wasm.memory.buffer.byteLength, refs: wasm.__wbindgen_externrefs.length });
+})().catch((e) => done({ error: String(e && e.stack || e) }));
+"""
+)
+
+
+@pytest.mark.parametrize("protocol", [LEGACY, MODERN])
+def test_mcp_client_renewed_connections_memory_flat(
+    driver: Any, www: StaticServer, demo_server: Any, protocol: str
+) -> None:
+    driver.get(f"{www.origin}/embed.html")
+    wait_text(driver, "h1", "Embedding example")
+    args = (demo_server.url, protocol)
+    start = (page_loop(driver, RECONNECT_LOOP, 0, *args)["wasm"], js_heap(driver))
+    first = (page_loop(driver, RECONNECT_LOOP, CLIENTS_HALF, *args)["wasm"], js_heap(driver))
+    second = (page_loop(driver, RECONNECT_LOOP, CLIENTS_HALF, *args)["wasm"], js_heap(driver))
+    growth = (second[0] - first[0], second[1] - first[1])
+    figures = (
+        f"McpClient renewed {protocol}: wasm {start[0]} -> {first[0]} -> {second[0]}, "
+        f"JS heap {start[1]} -> {first[1]} -> {second[1]} "
+        f"({growth[0] / CLIENTS_HALF:.0f} / {growth[1] / CLIENTS_HALF:.0f} B per client over the second {CLIENTS_HALF})"
+    )
+    print(figures)
+    assert growth[0] <= RENEWED_WASM_BUDGET, figures
+    assert growth[1] <= JS_HEAP_BUDGET, figures

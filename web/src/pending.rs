@@ -263,16 +263,23 @@ impl PendingRequests {
 
     /// The status signal of the card routed as `id`, if it is shown.
     fn status_of(self, id: &str) -> Option<ArcRwSignal<SendStatus>> {
-        self.items.with_untracked(|cards| {
-            let seq = cards.seq_of.get(id)?;
-            cards.by_seq.get(seq).map(|card| card.status.clone())
-        })
+        self.items
+            .try_with_untracked(|cards| {
+                let seq = cards.seq_of.get(id)?;
+                cards.by_seq.get(seq).map(|card| card.status.clone())
+            })
+            .flatten()
     }
 
+    /// Shows `event`. The signals may be disposed already (the host freed its `McpClient`
+    /// while the connection's tasks still report): every read is a `try_`, and an event for
+    /// a freed list changes nothing.
     fn apply(self, event: ClientEvent, server: ArcRwSignal<Option<ServerIdentity>>) {
         match event {
             ClientEvent::Elicit { id, key, params } => {
-                let seq = self.arrivals.get_value().wrapping_add(1);
+                let Some(seq) = self.arrivals.try_get_value().map(|n| n.wrapping_add(1)) else {
+                    return;
+                };
                 self.arrivals.set_value(seq);
                 let card = Pending {
                     seq,
@@ -309,18 +316,20 @@ impl PendingRequests {
             ClientEvent::Completed { elicitation_id } => {
                 let shown = self
                     .items
-                    .with_untracked(|cards| cards.shows_url(&elicitation_id));
+                    .try_with_untracked(|cards| cards.shows_url(&elicitation_id))
+                    .unwrap_or(false);
                 if !shown
                     || self
                         .completed
-                        .with_untracked(|c| c.contains(&elicitation_id))
+                        .try_with_untracked(|c| c.contains(&elicitation_id))
+                        .unwrap_or(true)
                 {
                     return;
                 }
                 self.completed.update(|done| {
                     if done.len() >= MAX_PENDING_CARDS {
                         // Keep only the ids of cards still shown: at most the cap.
-                        self.items.with_untracked(|cards| {
+                        self.items.try_with_untracked(|cards| {
                             let waiting: HashSet<&str> =
                                 cards.iter().filter_map(Pending::elicitation_id).collect();
                             done.retain(|id| waiting.contains(id.as_str()));
@@ -335,7 +344,8 @@ impl PendingRequests {
             ClientEvent::Retired { id, reason } => {
                 let retired = self
                     .items
-                    .with_untracked(|cards| cards.get(&id).map(|card| card.retired.clone()));
+                    .try_with_untracked(|cards| cards.get(&id).map(|card| card.retired.clone()))
+                    .flatten();
                 if let Some(retired) = retired {
                     retired.set(Some(reason));
                 }

@@ -54,7 +54,7 @@ use wasm_bindgen_futures::future_to_promise;
 use crate::boundary::{json_to_js, value_to_js};
 use crate::client::{ClientError, Connection, Original};
 use crate::components::SendStatus;
-use crate::pending::{PendingList, PendingRequests};
+use crate::pending::{AnswerFn, PendingList, PendingRequests};
 
 /// A live connection and the view of its pending elicitations.
 #[wasm_bindgen]
@@ -65,6 +65,21 @@ pub struct McpClient {
     /// not list the tools again each time).
     tools: Rc<RefCell<Option<Vec<Tool>>>>,
     _view: UnmountHandle<AnyViewState>,
+    /// Where the answer path finds the connection. Not owned by `owner`: the
+    /// `onElicitation` tasks may still read it after the client is freed; emptied on drop,
+    /// so nothing the client freed keeps the connection (its session, its calls) alive.
+    slot: StoredValue<Option<Connection>, LocalStorage>,
+    /// Owns the card list's signals and the answer callback. `connect` runs from JS,
+    /// outside any reactive owner, and what is made there without one is never freed (a
+    /// host renewing its connection left ~3.5 KB of wasm per client). Dropped after the
+    /// view (fields drop in order), when the host calls `free()` or the GC finalises it.
+    _owner: Owner,
+}
+
+impl Drop for McpClient {
+    fn drop(&mut self) {
+        self.slot.set_value(None);
+    }
 }
 
 /// A JS `Error` with `message`.
@@ -161,11 +176,20 @@ impl McpClient {
             on_elicitation,
         } = options::parse(url, &options)
             .map_err(|why| js_error(format!("McpClient.connect: {why}")))?;
-        let requests = PendingRequests::new();
+        let owner = Owner::new();
         let slot = StoredValue::<Option<Connection>, LocalStorage>::new_local(None);
-        let on_answer = Callback::new(move |(key, result, status)| match slot.get_value() {
-            Some(connection) => deliver(connection, key, result, status),
-            None => status.set(SendStatus::Failed(ClientError::NotConnected.to_string())),
+        let (requests, on_answer) = owner.with(|| {
+            let requests = PendingRequests::new();
+            let on_answer: AnswerFn =
+                Callback::new(
+                    move |(key, result, status)| match slot.try_get_value().flatten() {
+                        Some(connection) => deliver(connection, key, result, status),
+                        None => {
+                            status.set(SendStatus::Failed(ClientError::NotConnected.to_string()))
+                        }
+                    },
+                );
+            (requests, on_answer)
         });
         let sink = match on_elicitation {
             Some(handler) => on_elicitation::intercept(requests.sink(), handler, slot),
@@ -192,6 +216,8 @@ impl McpClient {
             requests,
             tools: Rc::default(),
             _view: view,
+            slot,
+            _owner: owner,
         })
     }
 
