@@ -329,8 +329,6 @@ def test_two_calls_of_one_tool_at_once_each_get_their_own_answer(
     set_checkbox(second, "Ok", True)
     button(second, "Submit").click()
     button(first, "Decline").click()
-    from harness import wait_for
-
     both = wait_for(driver, lambda d: d.execute_script("return window.both"), "both calls to end")
     assert both == ["declined: folder not deleted", "deleted /tmp/b"]
 
@@ -454,8 +452,6 @@ def test_legacy_requests_meeting_a_restarted_server_share_one_new_session(
                 e => { window.both = "failed: " + e.message; });
         """
     )
-    from harness import wait_for
-
     both = wait_for(driver, lambda d: d.execute_script("return window.both"), "both calls to end")
     assert both == ["route: Oslo (1 night)", "route: Rome (1 night)"]
     trace = artifacts / "logs" / f"demo-server-{server.port}-{server.starts}.trace.jsonl"
