@@ -29,3 +29,41 @@ async fn a_fetch_the_server_never_answers_is_given_up() {
     let sent = transport::send_request("http://hung.invalid/mcp", &request, None);
     assert!(transport::within(50, sent).await.is_none());
 }
+
+/// Timers still pending in the page: `setTimeout` and `clearTimeout` counted from here on.
+fn count_timers() {
+    Function::new_no_args(
+        "if (!window.__timers) { window.__timers = new Set(); \
+           const set = window.setTimeout.bind(window), clear = window.clearTimeout.bind(window); \
+           window.setTimeout = (f, ms, ...a) => { let id; \
+             id = set((...b) => { window.__timers.delete(id); f(...b); }, ms, ...a); \
+             window.__timers.add(id); return id; }; \
+           window.clearTimeout = (id) => { window.__timers.delete(id); clear(id); }; }",
+    )
+    .call0(&JsValue::NULL)
+    .expect("timer spy installed");
+}
+
+fn pending_timers() -> f64 {
+    Function::new_no_args("return window.__timers.size;")
+        .call0(&JsValue::NULL)
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(-1.0)
+}
+
+#[wasm_bindgen_test]
+async fn work_that_finishes_first_leaves_no_timer_behind() {
+    count_timers();
+    let before = pending_timers();
+    for _ in 0..100 {
+        assert_eq!(transport::within(300_000, async { 7 }).await, Some(7));
+    }
+    // A sleep dropped before it fires is cleared too.
+    drop(transport::sleep(300_000));
+    assert_eq!(
+        pending_timers(),
+        before,
+        "each bound's timer is cleared once its work is done"
+    );
+}
