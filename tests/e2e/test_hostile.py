@@ -406,6 +406,15 @@ def test_catastrophic_patterns_answer_and_unreadable_ones_are_left_to_the_server
     assert noted == ["alternation", "backref", "dialect"], noted
     note = form.find_element("css selector", "[data-testid=pattern-note]").text
     assert "server" in note, note
+    # A screen reader hears the note with its field: it is in the control's description.
+    described = driver.execute_script(
+        """return [...arguments[0].querySelectorAll("[data-testid=pattern-note]")].every((n) => {
+             const control = n.closest(".mce-field").querySelector("[name]");
+             return (control.getAttribute("aria-describedby") || "").split(" ").includes(n.id);
+           });""",
+        form,
+    )
+    assert described, "each pattern note is in its control's aria-describedby"
     set_text(form, "nested", "aaaa")
     set_text(form, "starred", "aa")
     button(form, "Submit").click()

@@ -2,7 +2,7 @@
 //! text / email / url / date / datetime-local inputs, number inputs, checkboxes, a `<select>`
 //! for single-select enums and a `<fieldset>` of checkboxes for multi-select enums.
 
-use super::form_state::FieldState;
+use super::form_state::{raw_text, FieldState};
 use leptos::prelude::*;
 use mcp_elicit::schema::{EnumOption, FieldKind, NumberBounds, StringFormat};
 use mcp_elicit::validate::RawInput;
@@ -18,14 +18,6 @@ fn input_type(format: Option<StringFormat>) -> &'static str {
         Some(StringFormat::Date) => "date",
         Some(StringFormat::DateTime) => "datetime-local",
         None => "text",
-    }
-}
-
-fn raw_text(raw: &RawInput) -> String {
-    match raw {
-        RawInput::Text(t) => t.clone(),
-        RawInput::LocalDateTime { text, .. } => text.clone(),
-        RawInput::Bool(_) | RawInput::List(_) => String::new(),
     }
 }
 
@@ -175,16 +167,15 @@ fn text_like(
 /// the server decides, so an answer is never held back by a rule the form cannot read.
 fn pattern_note(state: &FieldState) -> impl IntoView {
     let FieldKind::String {
-        pattern: Some(p), ..
+        pattern: Some(_), ..
     } = &state.field.kind
     else {
         return None;
     };
-    let p = p.clone();
-    let raw = state.raw;
-    let id = format!("{}-pattern", state.id);
+    let state = state.clone();
+    let id = state.pattern_id();
     Some(move || {
-        p.note(&raw_text(&raw.get())).map(|m| {
+        state.pattern_note().map(|m| {
             view! { <p class="mce-pattern-note" id=id.clone() data-testid="pattern-note">{m}</p> }
         })
     })

@@ -34,6 +34,20 @@ impl FieldState {
     pub fn err_id(&self) -> String {
         format!("{}-err", self.id)
     }
+    pub fn pattern_id(&self) -> String {
+        format!("{}-pattern", self.id)
+    }
+    /// For a text field whose `pattern` this client does not check, or cannot check for
+    /// the text typed now: the sentence saying so (reactive: it follows the text).
+    pub fn pattern_note(&self) -> Option<String> {
+        let FieldKind::String {
+            pattern: Some(p), ..
+        } = &self.field.kind
+        else {
+            return None;
+        };
+        p.note(&raw_text(&self.raw.get()))
+    }
     /// The id of a multi-select's `j`th checkbox.
     pub fn option_id(&self, j: usize) -> String {
         format!("{}-o{j}", self.id)
@@ -48,11 +62,15 @@ impl FieldState {
         }
     }
 
-    /// `aria-describedby`: the description, then the error message when there is one.
+    /// `aria-describedby`: the description, the note on an unchecked pattern, then the error
+    /// message when there is one.
     pub fn described_by(&self) -> Option<String> {
         let mut ids = Vec::new();
         if self.field.description.is_some() {
             ids.push(self.desc_id());
+        }
+        if self.pattern_note().is_some() {
+            ids.push(self.pattern_id());
         }
         if self.error.get().is_some() {
             ids.push(self.err_id());
@@ -187,5 +205,14 @@ pub fn submit(spec: &FormSpec, fields: &[FieldState]) -> Option<Map<String, Valu
             }
             None
         }
+    }
+}
+
+/// The text a raw input holds (empty for a checkbox or a list).
+pub fn raw_text(raw: &RawInput) -> String {
+    match raw {
+        RawInput::Text(t) => t.clone(),
+        RawInput::LocalDateTime { text, .. } => text.clone(),
+        RawInput::Bool(_) | RawInput::List(_) => String::new(),
     }
 }
