@@ -85,7 +85,9 @@ pub fn status_line(status: Signal<SendStatus>, resend_hint: &'static str) -> imp
         SendStatus::Failed(reason) => Some(
             view! {
                 <p class="mce-status mce-failed" role="alert">
-                    "Your answer could not be sent: " {reason} ". " {resend_hint}
+                    // A reason that ends its own sentence gets no second full stop.
+                    "Your answer could not be sent: " {reason.trim_end_matches('.').to_owned()} ". "
+                    {resend_hint}
                 </p>
             }
             .into_any(),
