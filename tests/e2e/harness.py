@@ -1,7 +1,7 @@
 """Helpers for the end-to-end tests: processes, ports, and a tiny plain-HTTP MCP client.
 
 Kept free of pytest so that scripts (transcript capture, the demo) can use it too.
-The MCP clients here speak the wire exactly as `shared/protocol.md` shows, with the
+The MCP clients here speak the wire exactly as `docs/protocol.md` describes, with the
 standard library only, so a test failure points at the server or the browser client,
 never at a third-party HTTP stack.
 """

@@ -11,7 +11,7 @@ assert.ok(pkg, "set MCP_ELICIT_PKG to the wasm-bindgen nodejs package (tests/nod
 const require = createRequire(import.meta.url);
 const { compileSchema, validateContent } = require(path.join(pkg, "mcp_elicit.js"));
 
-// What mcp==2.3.0 sends for the booking example (protocol.md transcript).
+// What mcp==2.3.0 sends for the booking example (core/tests/fixtures/transcripts/).
 const booking = {
   properties: {
     accept_alternative: { description: "Try another date?", title: "Accept Alternative", type: "boolean" },

@@ -5,7 +5,7 @@ One endpoint, `/mcp`, serves both protocol eras: the SDK tells a 2026-07-28 requ
 
 Tools and the exact text each returns (e2e tests compare against these strings):
 
-Seed tools (the SDK's own elicitation examples, as in `shared/protocol.md`):
+Seed tools (the SDK's own elicitation examples, recorded in `core/tests/fixtures/transcripts/`):
 - `book_table(date, party_size=2)`: legacy era only (`ctx.elicit`; in the modern era the
   SDK answers HTTP 400 because it has no back-channel). A date of `2025-12-25` is fully
   booked, so it asks `AlternativeDate`. Returns `Booked a table for {n} on {date}.`,
