@@ -135,6 +135,13 @@ export function elicit(
 export function completeElicitation(elicitationId: string): void;
 
 /**
+ * Ends at once what `elicit` rendered into `element`: its card leaves the DOM, what it held
+ * is freed, and its Promise, if still open, resolves `cancel`. (A card whose element left
+ * the page is also ended at the next `elicit` or `completeElicitation` call.)
+ */
+export function releaseElicitation(element: Element): void;
+
+/**
  * Registers the `<mcp-elicitation>` custom element (once; later calls do nothing). Set its
  * `params` (form or URL params as on the wire) and listen for its `answer` event, whose
  * `detail` is the `ElicitResult`; `complete()` ends a URL card's wait. The card lives in

@@ -65,6 +65,11 @@ export function completeElicitation(elicitationId) {
   return wasm.completeElicitation(elicitationId);
 }
 
+export function releaseElicitation(element) {
+  need("releaseElicitation()");
+  return wasm.releaseElicitation(element);
+}
+
 /**
  * Registers the `<mcp-elicitation>` custom element (once; later calls do nothing): set its
  * `params`, listen for its `answer` event. Its card lives in its own shadow root.

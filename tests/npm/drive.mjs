@@ -79,8 +79,7 @@ try {
 
   const names = await page.evaluate(() => window.exportNames);
   const expected = ["McpClient", "compileSchema", "completeElicitation", "default", "defineElements", "elicit",
-    "elicitationHandler",
-    "initSync", "validateContent"];
+    "elicitationHandler", "initSync", "releaseElicitation", "validateContent"];
   check(
     JSON.stringify(names) === JSON.stringify(expected),
     `exports are the library's, no mountDemo: ${names.join(", ")}`,
