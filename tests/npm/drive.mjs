@@ -121,6 +121,17 @@ try {
     "the element's answer event carries the ElicitResult",
   );
   check(pageErrors.length === 0, `no page errors${pageErrors.length ? ": " + pageErrors.join(" | ") : ""}`);
+
+  // mcp-elicit/inline, bundled with no esbuild options: init() needs no URL and no file.
+  await page.goto(`${url}inline.html`);
+  await page.locator("#slot input[name=name]").fill("Grace");
+  await page.locator("#slot").getByRole("button", { name: "Submit" }).click();
+  await page.locator("#result").filter({ hasText: "action" }).waitFor();
+  check(
+    (await page.locator("#result").textContent()) === '{"action":"accept","content":{"name":"Grace"}}',
+    "mcp-elicit/inline works from an esbuild bundle made with no options",
+  );
+  check(pageErrors.length === 0, `no page errors on the inline page${pageErrors.length ? ": " + pageErrors.join(" | ") : ""}`);
 } catch (e) {
   failures.push(String(e));
   console.log(`FAIL ${e}`);

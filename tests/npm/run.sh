@@ -23,6 +23,7 @@ trap 'rm -rf "$app"' EXIT
 cp "$here/app/package.json" "$here/app/package-lock.json" "$here/app/index.html" \
   "$here/app/main.js" "$here/app/types.ts" "$here/app/tsconfig.json" \
   "$here/app/sdk.html" "$here/app/sdk.js" "$here/app/sdk-types.ts" "$here/app/tsconfig.sdk.json" \
+  "$here/app/inline.html" "$here/app/inline.js" \
   "$here/drive.mjs" "$here/drive-sdk.mjs" "$app/"
 cd "$app"
 
@@ -34,7 +35,7 @@ npm install --no-save --no-audit --no-fund --loglevel=error "$tarball"
 
 # What was installed is the package, not the repository: the library's files only.
 pkgdir=node_modules/mcp-elicit
-for f in package.json index.js index.d.ts mcp_elicit_web.js mcp_elicit_web_bg.wasm style.css README.md CHANGELOG.md; do
+for f in package.json index.js index.d.ts inline.js inline.d.ts mcp_elicit_web.js mcp_elicit_web_bg.wasm style.css README.md CHANGELOG.md; do
   [ -f "$pkgdir/$f" ] || { echo "[npm test] the package lacks $f" >&2; exit 1; }
 done
 if grep -q "mountDemo" "$pkgdir/index.js" "$pkgdir/index.d.ts"; then
@@ -48,6 +49,9 @@ npm run --silent typecheck
 echo "[npm test] esbuild"
 npm run --silent build
 ls -l dist
+echo "[npm test] esbuild, no options: mcp-elicit/inline"
+npm run --silent build:inline
+ls -l dist-inline
 
 echo "[npm test] headless Chromium"
 node drive.mjs "$app"

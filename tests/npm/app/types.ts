@@ -13,6 +13,7 @@ import init, {
   type McpClientOptions,
   type ValidationResult,
 } from "mcp-elicit";
+import initInline, { elicit as elicitInline } from "mcp-elicit/inline";
 
 export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void> {
   await init();
@@ -34,6 +35,11 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
   // @ts-expect-error options name the server with strings
   await elicit(slot, { message: "m", requestedSchema: {} }, { serverHost: 1 });
   completeElicitation("e");
+
+  await initInline();
+  // @ts-expect-error the inline init takes no argument
+  await initInline({ module_or_path: "x.wasm" });
+  await elicitInline(slot, { message: "m", requestedSchema: { type: "object", properties: {} } });
 
   defineElements();
   const card = document.createElement("mcp-elicitation");
