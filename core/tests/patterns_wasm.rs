@@ -48,3 +48,37 @@ fn a_catastrophic_pattern_answers_in_the_browser() {
         PatternCheck::NotChecked
     );
 }
+
+/// The same table against this browser's own `RegExp(p, "u")`, live: every case the
+/// browser can read answers as it does (the Python-dialect and over-limit cases, which V8
+/// refuses or which we leave to the server, are the ones it cannot compare).
+#[wasm_bindgen_test]
+fn every_case_answers_as_this_browsers_regexp() {
+    let test = js_sys::Function::new_with_args(
+        "p, v",
+        "try { return new RegExp(p, 'u').test(v) ? 'match' : 'nomatch'; } catch (e) { return 'unreadable'; }",
+    );
+    let table: Value = serde_json::from_str(TABLE).unwrap();
+    let cases = table["cases"].as_array().cloned().unwrap_or_default();
+    let (mut compared, mut bad) = (0, Vec::new());
+    for case in &cases {
+        let (p, v, want) = (&case["pattern"], &case["value"], &case["expect"]);
+        let (Some(ps), Some(vs)) = (p.as_str(), v.as_str()) else {
+            continue;
+        };
+        let browser = test
+            .call2(&wasm_bindgen::JsValue::NULL, &ps.into(), &vs.into())
+            .ok()
+            .and_then(|r| r.as_string())
+            .unwrap_or_default();
+        if browser == "unreadable" || want == "skipped" {
+            continue;
+        }
+        compared += 1;
+        if Some(browser.as_str()) != want.as_str() {
+            bad.push(format!("{p} on {v}: table {want}, this browser {browser}"));
+        }
+    }
+    assert!(compared > 100, "only {compared} cases compared");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
