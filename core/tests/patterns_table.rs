@@ -176,3 +176,66 @@ fn property_escapes_and_class_ranges_are_capped() {
         .unwrap_or_default();
     assert!(why.contains(&MAX_PATTERN_RANGES.to_string()), "{why}");
 }
+
+fn form_of(n: usize, pattern: &str) -> serde_json::Value {
+    let props: serde_json::Map<String, serde_json::Value> = (0..n)
+        .map(|i| {
+            (
+                format!("f{i}"),
+                serde_json::json!({"type": "string", "pattern": pattern}),
+            )
+        })
+        .collect();
+    serde_json::json!({"type": "object", "properties": props})
+}
+
+fn patterns(spec: &mcp_elicit::schema::FormSpec) -> Vec<&mcp_elicit::schema::Pattern> {
+    spec.fields
+        .iter()
+        .filter_map(|f| match &f.kind {
+            mcp_elicit::schema::FieldKind::String { pattern, .. } => pattern.as_ref(),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_form_checks_at_most_its_first_patterns_and_says_so_for_the_rest() {
+    use mcp_elicit::schema::{compile, MAX_CHECKED_PATTERNS_PER_FORM};
+    let spec = compile(&form_of(1000, "^[a-z]+$")).expect("compiles");
+    let all = patterns(&spec);
+    assert_eq!(all.len(), 1000, "every field keeps its pattern");
+    let checked = all.iter().filter(|p| p.not_checked().is_none()).count();
+    assert_eq!(checked, MAX_CHECKED_PATTERNS_PER_FORM);
+    let note = all[999].note("abc").expect("a note for an unchecked one");
+    assert!(note.contains("first 16 fields"), "{note}");
+}
+
+#[test]
+fn the_patterns_of_one_form_compile_to_a_bounded_program_together() {
+    use mcp_elicit::schema::{compile, MAX_FORM_PROGRAM_LEN};
+    // 15 bytes that ask for about 20,000 instructions each.
+    let spec = compile(&form_of(1000, "(?:a{999}){20}")).expect("compiles");
+    let total: usize = patterns(&spec).iter().map(|p| p.program_len()).sum();
+    assert!(total > 0 && total <= MAX_FORM_PROGRAM_LEN, "{total}");
+    let unchecked = patterns(&spec)
+        .iter()
+        .filter(|p| p.not_checked().is_some())
+        .count();
+    assert!(unchecked >= 990, "{unchecked}");
+}
+
+#[test]
+fn a_huge_pattern_is_quoted_short() {
+    use mcp_elicit::schema::{Pattern, MAX_SHOWN_PATTERN_CHARS};
+    let p = Pattern::compile(&"é".repeat(1_000_000));
+    let shown = p.to_string();
+    assert_eq!(
+        shown.chars().count(),
+        MAX_SHOWN_PATTERN_CHARS + 1,
+        "cut, with …"
+    );
+    assert!(shown.ends_with('…'));
+    let note = p.note("x").expect("not checked: too long");
+    assert!(note.len() < 2_000, "{}", note.len());
+}

@@ -5,7 +5,7 @@
 //! an answer the server cannot use, so the user would fill it in for nothing.
 
 use super::form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, StringFormat};
-use super::pattern::Pattern;
+use super::pattern::{Pattern, MAX_CHECKED_PATTERNS_PER_FORM, MAX_FORM_PROGRAM_LEN};
 use super::SchemaError;
 use crate::validate::{value_fits_kind, KindMismatch};
 use serde_json::{Map, Value};
@@ -67,20 +67,58 @@ pub fn compile(schema: &Value) -> Result<FormSpec, SchemaError> {
     let required = required_names(root, properties)?;
 
     let mut fields = Vec::with_capacity(properties.len());
+    let mut budget = PatternBudget::default();
     for (name, prop) in properties {
         let path = format!("/properties/{}", escape_pointer(name));
-        fields.push(compile_field(
-            name,
-            prop,
-            required.contains(name.as_str()),
-            &path,
-        )?);
+        let mut field = compile_field(name, prop, required.contains(name.as_str()), &path)?;
+        // At once, field by field: a compiled program over the form's budget is dropped
+        // before the next field compiles, so memory stays within the bound too.
+        budget.apply(&mut field);
+        fields.push(field);
     }
     Ok(FormSpec {
         title,
         description,
         fields,
     })
+}
+
+/// Keeps the form's checked patterns within [`MAX_CHECKED_PATTERNS_PER_FORM`] and
+/// [`MAX_FORM_PROGRAM_LEN`]: the patterns of later fields are kept unchecked (in words),
+/// so a server cannot make one form's checks cost what it likes.
+#[derive(Default)]
+struct PatternBudget {
+    checked: usize,
+    program: usize,
+}
+
+impl PatternBudget {
+    fn apply(&mut self, field: &mut Field) {
+        let FieldKind::String { pattern, .. } = &mut field.kind else {
+            return;
+        };
+        let Some(p) = pattern.take() else {
+            return;
+        };
+        if p.not_checked().is_some() {
+            *pattern = Some(p);
+            return;
+        }
+        let len = p.program_len();
+        *pattern = Some(if self.checked >= MAX_CHECKED_PATTERNS_PER_FORM {
+            p.unchecked(format!(
+                "this form checks the patterns of its first {MAX_CHECKED_PATTERNS_PER_FORM} fields that have one"
+            ))
+        } else if self.program.saturating_add(len) > MAX_FORM_PROGRAM_LEN {
+            p.unchecked(format!(
+                "the form's patterns together would need more than {MAX_FORM_PROGRAM_LEN} steps of program"
+            ))
+        } else {
+            self.checked += 1;
+            self.program += len;
+            p
+        });
+    }
 }
 
 /// Reads `required`, refusing names that are not properties: such a form could never be

@@ -64,6 +64,18 @@ pub const MAX_MATCH_STEPS: usize = 1_000_000;
 /// still within [`MAX_MATCH_STEPS`].
 pub const MAX_MEMO_BITS: usize = 16 * 1024 * 1024;
 
+/// The most patterns one form checks: 16. Each check may take up to [`MAX_MATCH_STEPS`], and
+/// a form checks every patterned field when it renders and when it is submitted, so a
+/// server sending a thousand patterned fields with long defaults could otherwise freeze the
+/// page for a minute. Real forms have a handful; the patterns of later fields are not
+/// checked here (the field says so) and the server decides.
+pub const MAX_CHECKED_PATTERNS_PER_FORM: usize = 16;
+
+/// The most instructions the patterns of one form compile to together: 100,000 (a few MiB).
+/// [`MAX_PROGRAM_LEN`] bounds one pattern; this bounds a form of many. The patterns of later
+/// fields are not checked here.
+pub const MAX_FORM_PROGRAM_LEN: usize = 100_000;
+
 /// The longest text checked against a `pattern`, in characters (code points): 10,000. A
 /// patterned field holds codes and identifiers, not essays; a longer text gets a `pattern`
 /// error saying so instead of a check whose cost the server chose.
@@ -175,6 +187,23 @@ impl Pattern {
         Ok((program, parsed.python))
     }
 
+    /// Instructions of the compiled program (0 for a pattern not checked here).
+    pub fn program_len(&self) -> usize {
+        match &self.engine {
+            Engine::Ready { program, .. } => program.len(),
+            Engine::NotChecked(_) => 0,
+        }
+    }
+
+    /// This pattern, no longer checked here: its form is over a per-form bound
+    /// ([`MAX_CHECKED_PATTERNS_PER_FORM`], [`MAX_FORM_PROGRAM_LEN`]); `why` says which.
+    pub fn unchecked(self, why: String) -> Pattern {
+        Pattern {
+            source: self.source,
+            engine: Engine::NotChecked(PatternError::TooComplex(why)),
+        }
+    }
+
     /// The pattern as the schema wrote it.
     pub fn as_str(&self) -> &str {
         &self.source
@@ -246,9 +275,20 @@ impl fmt::Debug for Pattern {
     }
 }
 
+/// The most characters of a pattern quoted in a message: 200. A pattern too long to check
+/// may be megabytes of server text, and notes are rebuilt as the person types; a longer one
+/// is cut, ending in "…" (it is still serialised whole).
+pub const MAX_SHOWN_PATTERN_CHARS: usize = 200;
+
 impl fmt::Display for Pattern {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.source)
+        match self.source.char_indices().nth(MAX_SHOWN_PATTERN_CHARS) {
+            None => f.write_str(&self.source),
+            Some((cut, _)) => {
+                f.write_str(self.source.get(..cut).unwrap_or_default())?;
+                f.write_str("…")
+            }
+        }
     }
 }
 
