@@ -54,7 +54,9 @@ pub const MAX_PATTERN_RANGES: usize = 8192;
 /// The most steps one check may take: 1,000,000 (an instruction run, a character compared
 /// by a back-reference, a capture copied), tens of milliseconds in a browser. A memoised run
 /// takes at most about twice the program's length times the text's, so a pattern of up to
-/// 50 instructions always gets an answer on a text of [`MAX_PATTERN_TEXT_LEN`], and a
+/// 50 instructions without lookarounds always gets an answer on a text of
+/// [`MAX_PATTERN_TEXT_LEN`] (a lookaround that succeeds is run again at each position, so
+/// with one the cost may be the text's length squared: `docs/patterns.md`), and a
 /// longer one on shorter texts. Beyond it the value is not checked here and the server
 /// decides. The steps also bound a check's memory (at most one saved alternative a step).
 pub const MAX_MATCH_STEPS: usize = 1_000_000;
