@@ -26,6 +26,9 @@ export function define_mcp_elicitation(tag, css, render, release, complete) {
     #problem = null;
     #token = 0;
     #mounted = false;
+    // Set once this element's question was answered: put back after removal, it must not
+    // ask the same question again (a second answer to one request).
+    #answered = false;
 
     constructor() {
       super();
@@ -47,6 +50,7 @@ export function define_mcp_elicitation(tag, css, render, release, complete) {
 
     set params(value) {
       this.#params = value ?? null;
+      this.#answered = false;
       if (this.isConnected) this.#render();
     }
 
@@ -58,7 +62,7 @@ export function define_mcp_elicitation(tag, css, render, release, complete) {
         delete this.params;
         this.#params = value ?? null;
       }
-      if (!this.#mounted && this.#params !== null) this.#render();
+      if (!this.#mounted && !this.#answered && this.#params !== null) this.#render();
     }
 
     disconnectedCallback() {
@@ -98,6 +102,7 @@ export function define_mcp_elicitation(tag, css, render, release, complete) {
       render(this.#mount, this.#params, options).then(
         (result) => {
           if (token !== this.#token) return;
+          this.#answered = true;
           this.dispatchEvent(new CustomEvent("answer", { detail: result, bubbles: true, composed: true }));
         },
         (error) => {

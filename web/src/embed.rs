@@ -352,7 +352,6 @@ pub fn elicit_with(
         id
     });
     let completed = COMPLETED.with(|c| c.clone());
-    let completed = Signal::derive(move || completed.get());
     let elicitation_id = match &params {
         ElicitRequestParams::Url(u) => Some(u.elicitation_id.clone()),
         ElicitRequestParams::Form(_) => None,
@@ -367,6 +366,9 @@ pub fn elicit_with(
     });
     let connected = element.is_connected();
     let handle = mount_to(parent, move || {
+        // Made inside the mount, so it belongs to the card's owner and is freed with it
+        // (outside any owner it would stay in the arena for the page's life).
+        let completed = Signal::derive(move || completed.get());
         view! {
             <ElicitationView
                 key=key

@@ -292,3 +292,25 @@ async fn a_new_card_does_not_take_focus_from_a_field_being_typed_in_another() {
         "focus stays in the first card"
     );
 }
+
+#[wasm_bindgen_test]
+async fn an_answered_element_put_back_does_not_ask_again() {
+    let el = card(form("Once"));
+    tick().await;
+    button(&shadow_container(&el), "Decline").click();
+    tick().await;
+    assert_eq!(parsed(answers(&el)), json!([{"action": "decline"}]));
+    let parent = el.parent_node().expect("parent");
+    el.remove();
+    tick().await;
+    parent.append_child(&el).expect("put back");
+    tick().await;
+    assert!(
+        q_opt(&shadow_container(&el), "[data-elicitation]").is_none(),
+        "no second card for an answered question"
+    );
+    // New params are a new question.
+    set_params(&el, form("Twice"));
+    tick().await;
+    assert!(q_opt(&shadow_container(&el), "[data-elicitation]").is_some());
+}
