@@ -230,6 +230,8 @@ export function elicitationHandler(options) {
   function release(card) {
     if (!held.delete(card)) return;
     heldChars -= card.chars;
+    // Ends the card's mount (freeing what it held) before the element is reused or dropped.
+    if (ready) wasm.releaseElicitation(card.element);
     card.element.remove();
     spare.push(card.element);
   }
@@ -306,8 +308,8 @@ export function elicitationHandler(options) {
           : undefined,
       chars,
     };
-    const answer = elicit(element, params, identity());
     container.append(element);
+    const answer = elicit(element, params, identity());
     held.add(card);
     heldChars += chars;
     waiting += 1;
