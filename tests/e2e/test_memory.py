@@ -32,8 +32,8 @@ WASM_BUDGET = 320 * 1024
 """Bytes the wasm memory may grow over the second 500 cards: five 64 KiB pages (memory
 grows by pages and never shrinks). Before answered cards were freed, `elicit` left about
 110 KB a card (53 MB per 500) and McpClient about 1.2 KB a card (nine pages per 500: arena
-signals made outside any owner); now `elicit` leaves nothing and McpClient two or three
-pages per 500 (~260-390 B a card; in part the dead weak reference per row Leptos's `For`
+signals made outside any owner); now `elicit` leaves nothing and McpClient one or two
+pages per 500 (~130-260 B a card; in part the dead weak reference per row Leptos's `For`
 keeps). A leak of ~650 B a card exceeds it."""
 
 RENEWED_WASM_BUDGET = 192 * 1024
@@ -41,12 +41,19 @@ RENEWED_WASM_BUDGET = 192 * 1024
 a freed McpClient freed its card list, each left ~3.5 KB (five or six pages per 100); now
 one page per 100."""
 
-JS_HEAP_BUDGET = 512 * 1024
-"""Bytes the JS heap (after a full GC) may grow over the second 500 cards. A leaked
-`elicit` card held about 22 KB of JS (its DOM, listeners, closures): 11 MB per 500; a
-freed one leaves ~35 B. McpClient's ~0.6 KB a card is what its finished requests' timers
-hold until they fire (answer POSTs 30 s, the modern silence bound 5 min; see the README's
-limits), so it is bounded by the request rate, not by the session's length."""
+JS_HEAP_BUDGET = 128 * 1024
+"""Bytes the JS heap (after a full GC) may grow over the second 500 cards (~260 B a card).
+A leaked `elicit` card held about 22 KB of JS (its DOM, listeners, closures): 11 MB per
+500; a freed one leaves ~35 B, an McpClient card ~40-50 B. When each request's cleared
+timers kept their callbacks, an McpClient card left ~450 B (225 KB per 500): over it."""
+
+EXTERNREF_BUDGET = 0
+"""Slots wasm-bindgen's table of JS values (`__wbindgen_externrefs`, which grows and never
+shrinks) may grow by over the second 500 McpClient cards: none. Every JS value a card or a
+request holds is let go once it is done, so the first half's high-water mark is enough.
+When a request's bounding timer was a Promise awaited as a JsFuture, each card left ~4
+slots behind (3076 -> 5124 over 500 cards): a cleared timer's Promise never settles, and
+the JsFuture kept its two callbacks forever."""
 
 HALF = 500
 """Cards per measured half: the first half warms every cache up, the second is measured."""
@@ -273,6 +280,8 @@ def test_mcp_client_thousand_cards_memory_flat(driver: Any, www: StaticServer, d
     second = (second_run["wasm"], js_heap(driver))
     print(json.dumps([first_run, second_run]))
     assert_flat(f"McpClient {protocol}", first, second, start)
+    refs = (first_run["refs"], second_run["refs"])
+    assert refs[1] - refs[0] <= EXTERNREF_BUDGET, f"externref slots {refs[0]} -> {refs[1]} over the second {HALF}"
 
 
 # What the person and the host see once cards are freed: an answered card left in the page

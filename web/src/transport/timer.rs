@@ -1,35 +1,46 @@
 //! A `setTimeout` future, for the modern era's back-off and the GET stream's reconnect delay,
 //! and a bound on how long any future may take ([`within`]).
 
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 
 use futures::future::{select, Either};
-use js_sys::Promise;
-use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 
 /// A pending `setTimeout`. Dropped before it fires (the work it bounded finished first),
-/// it clears the timer, so the browser lets go of the callback and the Promise behind it
-/// at once instead of when the delay (up to minutes) runs out: a host that answers cards
-/// for days keeps no timers of requests long done.
+/// it clears the timer and frees its callback at once, instead of when the delay (up to
+/// minutes) runs out: a host that answers cards for days keeps nothing of requests long
+/// done. The callback is a closure of ours, not a Promise awaited as a `JsFuture`: a
+/// `JsFuture` whose Promise never settles (the timer cleared) would keep its two callbacks,
+/// and their JS values, for the page's lifetime.
 pub struct Sleep {
     timer: Option<i32>,
-    done: JsFuture,
+    state: Rc<State>,
+    /// Freed when the `Sleep` is, after [`Drop`] has cleared the timer that could call it.
+    _callback: Option<Closure<dyn FnMut()>>,
+}
+
+/// What the timer's callback and the future share.
+#[derive(Default)]
+struct State {
+    fired: Cell<bool>,
+    waker: RefCell<Option<Waker>>,
 }
 
 impl Future for Sleep {
     type Output = ();
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        match Pin::new(&mut self.done).poll(cx) {
-            Poll::Ready(_) => {
-                self.timer = None;
-                Poll::Ready(())
-            }
-            Poll::Pending => Poll::Pending,
+        if self.state.fired.get() {
+            self.timer = None;
+            return Poll::Ready(());
         }
+        *self.state.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
     }
 }
 
@@ -38,25 +49,37 @@ impl Drop for Sleep {
         if let (Some(timer), Some(window)) = (self.timer.take(), web_sys::window()) {
             window.clear_timeout_with_handle(timer);
         }
+        // The waker may own the task that owns this `Sleep`: let go of it here.
+        self.state.waker.borrow_mut().take();
     }
 }
 
 /// Resolves after `ms` milliseconds (at once outside a window, e.g. in a worker without one).
 pub fn sleep(ms: u32) -> Sleep {
     let delay = i32::try_from(ms).unwrap_or(i32::MAX);
-    let mut timer = None;
-    let promise = Promise::new(&mut |resolve, _reject| {
-        timer = web_sys::window().and_then(|w| {
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, delay)
-                .ok()
-        });
-        if timer.is_none() {
-            let _ = resolve.call0(&JsValue::NULL);
+    let state = Rc::new(State::default());
+    let shared = Rc::clone(&state);
+    let callback = Closure::<dyn FnMut()>::new(move || {
+        shared.fired.set(true);
+        let waker = shared.waker.borrow_mut().take();
+        if let Some(waker) = waker {
+            waker.wake();
         }
     });
+    let timer = web_sys::window().and_then(|w| {
+        w.set_timeout_with_callback_and_timeout_and_arguments_0(
+            callback.as_ref().unchecked_ref(),
+            delay,
+        )
+        .ok()
+    });
+    if timer.is_none() {
+        state.fired.set(true);
+    }
     Sleep {
         timer,
-        done: JsFuture::from(promise),
+        state,
+        _callback: timer.map(|_| callback),
     }
 }
 
