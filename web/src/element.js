@@ -85,6 +85,8 @@ export function define_mcp_elicitation(tag, css, render, release, complete) {
         this.#mounted = false;
         release(this.#mount);
       }
+      // An answered card was already freed and left as an inert copy: it goes too.
+      this.#mount.replaceChildren();
     }
 
     #render() {
