@@ -129,7 +129,7 @@ pub fn intercept(
     let waiting: Rc<RefCell<HashMap<String, Option<String>>>> = Rc::default();
     Rc::new(move |event| match event {
         ClientEvent::Elicit { id, key, params } => {
-            let Some(conn) = connection.get_value() else {
+            let Some(conn) = connection.try_get_value().flatten() else {
                 return inner(ClientEvent::Elicit { id, key, params });
             };
             if handler.in_flight.get() >= MAX_HANDLER_CALLS_IN_FLIGHT {
