@@ -427,7 +427,10 @@ def test_auto_falls_back_to_legacy_when_discover_never_answers(driver: Any, app_
     assert len(probes) == 1, probes
     held = probes[0]["ended"] - probes[0]["started"]
     assert held >= DISCOVER_HELD_AT_LEAST_S, f"the probe was given up after {held:.1f} s"
-    assert traced("initialize")[0]["started"] >= probes[0]["ended"], "the handshake came after the probe"
+    # The handshake waited for the probe's limit. (The server may notice the probe's abort
+    # a moment after the handshake arrives, so its "ended" is no bound to compare with.)
+    waited = traced("initialize")[0]["started"] - probes[0]["started"]
+    assert waited >= DISCOVER_HELD_AT_LEAST_S, f"the handshake started {waited:.1f} s after the probe"
     press_call_tool(driver, "delete_folder")
     press(driver, "/tmp/project has 2 file(s)", "Decline")
     result_text(driver, "declined: folder not deleted")
