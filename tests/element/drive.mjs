@@ -1,45 +1,22 @@
 // Drives <mcp-elicitation> in headless Chromium: www/element.html (plain HTML) and the
 // React page bundled by run.sh (argv[3]). Serves www/ (argv[2], with its built pkg/) at /
 // and the bundle at /react/. Exits non-zero with the reasons on any failure.
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { join, extname, normalize } from "node:path";
+import { join } from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
+import { serveFiles } from "../npm/serve.mjs";
+
+const indexed = (path) => (path.endsWith("/") ? path + "index.html" : path);
 
 const [www, bundle] = process.argv.slice(2);
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-const types = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-};
-
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-  if (path === "/favicon.ico") {
-    res.writeHead(204).end();
-    return;
-  }
-  const [root, rest] = path.startsWith("/react/") ? [bundle, path.slice("/react".length)] : [www, path];
-  const file = join(root, rest.endsWith("/") ? rest + "index.html" : rest);
-  if (!file.startsWith(root)) {
-    res.writeHead(403).end();
-    return;
-  }
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const { server, origin } = await serveFiles((path) =>
+  path.startsWith("/react/")
+    ? [bundle, indexed(path.slice("/react".length))]
+    : [www, indexed(path)],
+);
 
 const profile = mkdtempSync(join(tmpdir(), "mce-element-chromium-"));
 const browser = await chromium.launchPersistentContext(profile, {

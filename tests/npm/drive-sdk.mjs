@@ -5,11 +5,10 @@
 // person would and checks what the server received: the tool's result text. Exits non-zero
 // with the reasons on failure.
 import { spawn } from "node:child_process";
-import { createServer } from "node:http";
 import { createConnection, createServer as createTcpServer } from "node:net";
-import { readFile } from "node:fs/promises";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { join, extname, normalize } from "node:path";
+import { join } from "node:path";
+import { serveFiles } from "./serve.mjs";
 import { tmpdir } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
@@ -74,29 +73,8 @@ function startServer(what, cmd, args, cwd) {
   return child;
 }
 
-const types = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-};
-const www = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-  const file = join(root, path === "/" ? "sdk.html" : path);
-  if (!file.startsWith(root)) {
-    res.writeHead(403).end();
-    return;
-  }
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise((ok) => www.listen(0, "127.0.0.1", ok));
-const pageUrl = `http://127.0.0.1:${www.address().port}/sdk.html`;
+const { server: www, origin } = await serveFiles((path) => [root, path === "/" ? "sdk.html" : path]);
+const pageUrl = `${origin}/sdk.html`;
 
 const tsPort = await freePort();
 const pyPort = await freePort();

@@ -1,38 +1,15 @@
 // Serves the bundled scratch app (argv[2]) on loopback and drives it in headless Chromium:
 // the guard's error before init, the package's exports (no demo), the CSS applied, and an
 // answered form's ElicitResult. Exits non-zero with the reason on the first failure.
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { join, extname, normalize } from "node:path";
+import { join } from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { chromium } from "playwright-core";
+import { serveFiles } from "./serve.mjs";
 
 const root = process.argv[2];
-const types = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-};
-
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-  const file = join(root, path === "/" ? "index.html" : path);
-  if (!file.startsWith(root)) {
-    res.writeHead(403).end();
-    return;
-  }
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const { server, origin } = await serveFiles((path) => [root, path === "/" ? "index.html" : path]);
+const url = `${origin}/`;
 
 const profile = mkdtempSync(join(tmpdir(), "mce-npm-chromium-"));
 // A fresh profile each run (playwright's way of passing --user-data-dir).

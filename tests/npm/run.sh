@@ -24,7 +24,7 @@ cp "$here/app/package.json" "$here/app/package-lock.json" "$here/app/index.html"
   "$here/app/main.js" "$here/app/types.ts" "$here/app/tsconfig.json" \
   "$here/app/sdk.html" "$here/app/sdk.js" "$here/app/sdk-types.ts" "$here/app/tsconfig.sdk.json" \
   "$here/app/inline.html" "$here/app/inline.js" \
-  "$here/drive.mjs" "$here/drive-sdk.mjs" "$app/"
+  "$here/drive.mjs" "$here/drive-sdk.mjs" "$here/serve.mjs" "$app/"
 cd "$app"
 
 # The pinned esbuild, playwright-core, typescript and @modelcontextprotocol/sdk
