@@ -1,0 +1,192 @@
+// Render benchmark: `elicit()` of a 50- and a 500-field form until the form is painted,
+// against a plain-DOM floor in the same page (createElement per control: the label, the
+// control, the description, the same controls the form has). Both are timed the same
+// way: from just after a painted frame, through the call, until the next frame after the
+// form is in the DOM has been painted. Ratio = ours / floor.
+//
+// Query: ?fields=50,500 (the sizes), ?reps=N (timed runs per size and side).
+import init, { elicit, releaseElicitation } from "./pkg/mcp_elicit_web.js";
+import { fields, median, RENDER_FIELDS } from "./bench-cases.js";
+
+/** Timed runs per size and side when the query does not say; the median is reported. */
+const DEFAULT_REPS = 15;
+/** Untimed runs per size and side first: wasm tier-up, style caches, the allocator. */
+const WARMUP_REPS = 2;
+
+/** Resolves after the next frame has been painted (a task queued from requestAnimationFrame runs after that frame). */
+function nextPaint() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
+  });
+}
+
+/** Resolves once `test()` holds, checked now and on every DOM change under `root`. */
+function whenInDom(root, test) {
+  if (test()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (test()) {
+        observer.disconnect();
+        resolve();
+      }
+    });
+    observer.observe(root, { childList: true, subtree: true });
+  });
+}
+
+/** The floor: the form's controls built one createElement at a time, nothing else. */
+function plainForm(slot, message, schema) {
+  const card = document.createElement("section");
+  const p = document.createElement("p");
+  p.textContent = message;
+  card.append(p);
+  const form = document.createElement("div");
+  form.setAttribute("role", "form");
+  const required = new Set(schema.required ?? []);
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const row = document.createElement("div");
+    const id = `floor-${name}`;
+    const descId = `${id}-desc`;
+    const desc = document.createElement("p");
+    desc.id = descId;
+    desc.textContent = prop.description ?? "";
+    if (prop.type === "array") {
+      const set = document.createElement("fieldset");
+      const legend = document.createElement("legend");
+      legend.textContent = prop.title ?? name;
+      set.append(legend);
+      set.setAttribute("aria-describedby", descId);
+      for (const value of prop.items.enum) {
+        const label = document.createElement("label");
+        const box = document.createElement("input");
+        box.type = "checkbox";
+        box.name = name;
+        box.value = value;
+        label.append(box, value);
+        set.append(label);
+      }
+      row.append(set, desc);
+    } else {
+      const label = document.createElement("label");
+      label.htmlFor = id;
+      label.textContent = prop.title ?? name;
+      let control;
+      if (prop.oneOf || prop.enum) {
+        control = document.createElement("select");
+        for (const o of prop.oneOf ?? prop.enum.map((v) => ({ const: v, title: v }))) {
+          const option = document.createElement("option");
+          option.value = o.const;
+          option.textContent = o.title ?? o.const;
+          control.append(option);
+        }
+      } else {
+        control = document.createElement("input");
+        if (prop.type === "boolean") control.type = "checkbox";
+        else if (prop.type === "integer" || prop.type === "number") control.type = "number";
+        else if (prop.format === "email") control.type = "email";
+        else if (prop.format === "date") control.type = "date";
+        else control.type = "text";
+        if (prop.default !== undefined) {
+          if (prop.type === "boolean") control.checked = prop.default;
+          else control.value = String(prop.default);
+        }
+      }
+      control.id = id;
+      control.name = name;
+      control.setAttribute("aria-describedby", descId);
+      if (required.has(name)) {
+        control.required = true;
+        control.setAttribute("aria-required", "true");
+      }
+      row.append(label, control, desc);
+    }
+    form.append(row);
+  }
+  const buttons = document.createElement("div");
+  for (const text of ["Submit", "Decline", "Cancel"]) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    buttons.append(b);
+  }
+  card.append(form, buttons);
+  slot.replaceChildren(card);
+}
+
+/** One timed render into a fresh slot: milliseconds from the call to the painted form. */
+async function timeOnce(stage, side, params, lastName) {
+  const slot = document.createElement("div");
+  stage.replaceChildren(slot);
+  await nextPaint();
+  const t0 = performance.now();
+  let answer = null;
+  if (side === "ours") answer = elicit(slot, params);
+  else plainForm(slot, params.message, params.requestedSchema);
+  const inDom = whenInDom(slot, () => slot.querySelector(`[name="${lastName}"]`) !== null);
+  await (answer === null
+    ? inDom
+    : Promise.race([
+        inDom,
+        answer.then((a) => {
+          throw new Error(`elicit answered ${JSON.stringify(a)} before its form was in the DOM`);
+        }),
+      ]));
+  await nextPaint();
+  const ms = performance.now() - t0;
+  if (side === "ours") {
+    releaseElicitation(slot);
+    await answer;
+  }
+  stage.replaceChildren();
+  return ms;
+}
+
+async function run() {
+  const query = new URLSearchParams(location.search);
+  const sizes = (query.get("fields") ?? RENDER_FIELDS.join(",")).split(",").map(Number).filter((n) => n > 0);
+  const reps = Number(query.get("reps")) || DEFAULT_REPS;
+  await init();
+  const stage = document.getElementById("stage");
+  const results = [];
+  for (const n of sizes) {
+    const { schema } = fields(n);
+    const params = { message: `A form of ${n} fields`, requestedSchema: schema };
+    const lastName = `f${n - 1}`;
+    const samples = { ours: [], floor: [] };
+    for (let r = 0; r < WARMUP_REPS + reps; r++) {
+      // Alternate which side goes first, so neither always runs on a warmer page.
+      const order = r % 2 ? ["floor", "ours"] : ["ours", "floor"];
+      for (const side of order) {
+        const ms = await timeOnce(stage, side, params, lastName);
+        if (r >= WARMUP_REPS) samples[side].push(ms);
+      }
+    }
+    const ours = median(samples.ours);
+    const floor = median(samples.floor);
+    results.push({
+      case: `elicit() ${n} fields, to painted`,
+      fields: n,
+      ours_ms: +ours.toFixed(2),
+      floor_ms: +floor.toFixed(2),
+      ratio: +(ours / floor).toFixed(2),
+      samples_ms: { ours: samples.ours.map((x) => +x.toFixed(2)), floor: samples.floor.map((x) => +x.toFixed(2)) },
+    });
+  }
+  return results;
+}
+
+const status = document.querySelector("[data-testid=bench-status]");
+const out = document.querySelector("[data-testid=bench-results]");
+try {
+  const results = await run();
+  window.benchResults = results;
+  out.textContent = JSON.stringify(results, null, 2);
+  status.textContent = "done";
+} catch (e) {
+  window.benchError = String(e && e.stack ? e.stack : e);
+  status.textContent = `failed: ${window.benchError}`;
+}
