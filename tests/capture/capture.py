@@ -3,7 +3,7 @@
 Starts `tests/servers/demo_server.py` on a free loopback port, plays every flow below
 over plain HTTP (the standard library's `http.client`, so what is recorded is exactly
 what went over the wire), and writes one JSON file per flow to
-`core/tests/fixtures/transcripts/`. `core/tests/wire_transcripts.rs` parses every
+`core/tests/fixtures/transcripts/`. `core/tests/all/wire_transcripts.rs` parses every
 recorded message into the Rust wire types and runs the core's state machines over the
 recorded exchanges.
 

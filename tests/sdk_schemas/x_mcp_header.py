@@ -7,7 +7,7 @@ keeps `x_mcp_header_map(tool.input_schema)` for the others, from which `tools/ca
 functions over a table of hand-written schemas and a seeded batch of random ones, and records
 for each: the SDK's reason (or null), its header map (valid schemas only: for an invalid one the
 SDK calls the map undefined) and the headers it sends for some argument sets. The core's
-`core/tests/driver_headers_sdk.rs` checks that `mcp_elicit::driver::headers` says the same.
+`core/tests/all/driver_headers_sdk.rs` checks that `mcp_elicit::driver::headers` says the same.
 
 Every schema and argument set is passed through `json.dumps`/`json.loads` first, so the SDK
 judges exactly the JSON the Rust test reads. Deterministic: same SDK, same bytes.

@@ -10,7 +10,6 @@ use mcp_elicit::wire::ResourceTemplate;
 use serde_json::{json, Map, Value};
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn a_4_mib_id_before_20000_events_is_dropped_and_the_result_arrives() {

@@ -7,7 +7,7 @@ use mcp_elicit::schema::compile;
 use mcp_elicit::validate::validate_content;
 use serde_json::Value;
 
-const FIXTURE: &str = include_str!("fixtures/sdk_schemas.json");
+const FIXTURE: &str = include_str!("../fixtures/sdk_schemas.json");
 
 fn cases() -> Vec<Value> {
     let doc: Value = serde_json::from_str(FIXTURE).unwrap_or_else(|e| panic!("fixture: {e}"));

@@ -6,7 +6,6 @@ use mcp_elicit::js::{compile_schema, validate_content_js};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn js(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or_else(|_| panic!("test JSON is valid: {text}"))

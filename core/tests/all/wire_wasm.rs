@@ -11,10 +11,9 @@ use mcp_elicit::wire::{from_raw, CallToolResult, ElicitResult, RequestId};
 use serde_json::{Map, Value};
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
-const MODERN: &str = include_str!("fixtures/transcripts/modern_delete_folder_accept.json");
-const LEGACY: &str = include_str!("fixtures/transcripts/legacy_session.json");
+const MODERN: &str = include_str!("../fixtures/transcripts/modern_delete_folder_accept.json");
+const LEGACY: &str = include_str!("../fixtures/transcripts/legacy_session.json");
 
 fn exchanges(doc: &str) -> Vec<Value> {
     let v: Value = serde_json::from_str(doc).unwrap();

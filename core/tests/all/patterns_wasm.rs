@@ -8,9 +8,8 @@ use mcp_elicit::validate::{validate_content, ErrorCode};
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
-const TABLE: &str = include_str!("fixtures/patterns.json");
+const TABLE: &str = include_str!("../fixtures/patterns.json");
 
 #[wasm_bindgen_test]
 fn every_case_of_the_table_answers_as_natively() {

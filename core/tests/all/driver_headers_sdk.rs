@@ -12,7 +12,7 @@ use mcp_elicit::driver::headers::{
 use mcp_elicit::wire::Tool;
 use serde_json::Value;
 
-const FIXTURE: &str = include_str!("fixtures/x_mcp_header.json");
+const FIXTURE: &str = include_str!("../fixtures/x_mcp_header.json");
 
 fn cases() -> Vec<Value> {
     let doc: Value = serde_json::from_str(FIXTURE).unwrap_or_else(|e| panic!("fixture: {e}"));

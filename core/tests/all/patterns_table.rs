@@ -8,7 +8,7 @@ use mcp_elicit::schema::compile;
 use mcp_elicit::validate::{validate_content, ErrorCode};
 use serde_json::{json, Value};
 
-const TABLE: &str = include_str!("fixtures/patterns.json");
+const TABLE: &str = include_str!("../fixtures/patterns.json");
 
 /// Runs every case and returns the ones whose outcome differs, as readable lines.
 fn mismatches() -> Vec<String> {
