@@ -1,6 +1,6 @@
 """Record real exchanges with the demo server (`mcp==2.3.0`) in both protocol eras.
 
-Starts `tests/servers/demo_server.py` on a free loopback port, plays every flow below
+Starts `tests/servers/demo_server` on a free loopback port, plays every flow below
 over plain HTTP (the standard library's `http.client`, so what is recorded is exactly
 what went over the wire), and writes one JSON file per flow to
 `core/tests/fixtures/transcripts/`. `core/tests/all/wire_transcripts.rs` parses every
@@ -36,7 +36,7 @@ from mcp.shared.inbound import encode_header_value, mcp_param_headers, x_mcp_hea
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "core" / "tests" / "fixtures" / "transcripts"
-SERVER = ROOT / "tests" / "servers" / "demo_server.py"
+SERVER = ROOT / "tests" / "servers" / "demo_server"
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
 CLIENT_INFO = {"name": "mcp-elicit", "version": "0.1.0"}
@@ -433,7 +433,7 @@ def main() -> int:
         doc = {
             "flow": name,
             "era": "modern" if name.startswith("modern") else "legacy",
-            "server": "tests/servers/demo_server.py (mcp==2.3.0)",
+            "server": "tests/servers/demo_server (mcp==2.3.0)",
             "exchanges": rec.exchanges,
         }
         (OUT / f"{name}.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -9,6 +9,7 @@ never at a third-party HTTP stack.
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import os
 import secrets
@@ -16,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -26,7 +28,8 @@ from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parents[2]
 SERVERS = REPO / "tests" / "servers"
-DEMO_SERVER = SERVERS / "demo_server.py"
+DEMO_SERVER = SERVERS / "demo_server"
+"""The demo server package, run as a directory: `python tests/servers/demo_server [options]`."""
 HOSTILE_SERVER = SERVERS / "hostile_server.py"
 WWW = REPO / "www"
 
@@ -59,7 +62,8 @@ CAPABILITIES = {"elicitation": {"form": {}, "url": {}}}
 
 
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    """A TCP port on 127.0.0.1 that nothing listens on right now. Another process may take
+    it before it is used: servers the tests start bind port 0 themselves (`--port-file`)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -79,15 +83,51 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes] | None = None, timeou
     raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout:.0f}s")
 
 
+PORT_FILE_WAIT = 30.0
+"""How long a started server may take to bind and write its `--port-file` (a loaded 2-core
+machine starts the SDK in a few seconds); beyond it the start fails with that message."""
+
+_instances = itertools.count(1)
+"""Numbers each server this process starts, for file names no other server shares."""
+
+
+def unique_stem(log_dir: Path, kind: str) -> Path:
+    """`log_dir/<kind>-<pid>-<n>`: unique among the servers of this run, whatever worker
+    (process) starts them and whichever port the system hands out again."""
+    return log_dir / f"{kind}-{os.getpid()}-{next(_instances)}"
+
+
+def start_listening(cmd: list[str], out: Any, port: int | None) -> tuple[subprocess.Popen[bytes], int]:
+    """Starts a server given `--port` and `--port-file` (port 0 when `port` is None: the
+    system picks a free one, so parallel workers never race for it); returns the process
+    once it listens, and its port."""
+    with tempfile.TemporaryDirectory(prefix="mcp-elicit-port-") as tmp:
+        port_file = Path(tmp) / "port"
+        cmd = [*cmd, "--port", str(port or 0), "--port-file", str(port_file)]
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
+        deadline = time.monotonic() + PORT_FILE_WAIT
+        while not port_file.exists():
+            if proc.poll() is not None:
+                raise RuntimeError(f"{cmd[1]} exited with code {proc.returncode} before listening")
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"{cmd[1]} wrote no port file within {PORT_FILE_WAIT:.0f}s")
+            time.sleep(0.05)
+        bound = int(port_file.read_text(encoding="utf-8"))
+    wait_for_port(bound, proc)
+    return proc, bound
+
+
 class DemoServer:
-    """`tests/servers/demo_server.py` in a subprocess, restartable on the same port.
+    """`tests/servers/demo_server` in a subprocess, restartable on the same port (a free
+    one the server picks at its first start, unless `port` is given).
 
     The `requestState` sealing key is fixed per instance, so a modern-era replay sealed
     before `restart()` still verifies after it (the fault tests need exactly that).
     """
 
     def __init__(self, *, port: int | None = None, options: list[str] | None = None, log_dir: Path | None = None):
-        self.port = port or free_port()
+        self.port = port or 0
         self.options = list(options or [])
         self.state_key = secrets.token_hex(32)
         self.log_dir = log_dir
@@ -96,6 +136,7 @@ class DemoServer:
         self.starts = 0
         self.trace_path: Path | None = None
         self.arrivals_path: Path | None = None
+        self.stem = unique_stem(log_dir, "demo-server") if log_dir is not None else None
 
     @property
     def origin(self) -> str:
@@ -109,34 +150,25 @@ class DemoServer:
     def start(self) -> DemoServer:
         if self.proc is not None and self.proc.poll() is None:
             return self
-        cmd = [
-            sys.executable,
-            str(DEMO_SERVER),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--state-key",
-            self.state_key,
-            *self.options,
-        ]
+        cmd = [sys.executable, str(DEMO_SERVER), "--host", "127.0.0.1", "--state-key", self.state_key, *self.options]
         self.starts += 1
-        if self.log_dir is not None:
+        if self.log_dir is not None and self.stem is not None:
             # The server's output and a trace of every HTTP exchange, for reading after a failure.
             self.log_dir.mkdir(parents=True, exist_ok=True)
-            stem = self.log_dir / f"demo-server-{self.port}-{self.starts}"
+            stem = f"{self.stem}-{self.starts}"
             if "--trace" not in self.options:
                 self.trace_path = Path(f"{stem}.trace.jsonl")
+                self.trace_path.unlink(missing_ok=True)
                 cmd += ["--trace", str(self.trace_path)]
             if "--arrivals" not in self.options:
                 self.arrivals_path = Path(f"{stem}.arrivals.jsonl")
+                self.arrivals_path.unlink(missing_ok=True)
                 cmd += ["--arrivals", str(self.arrivals_path)]
             self._log = open(f"{stem}.log", "wb")  # noqa: SIM115
             out: Any = self._log
         else:
             out = subprocess.DEVNULL
-        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
-        wait_for_port(self.port, self.proc)
+        self.proc, self.port = start_listening(cmd, out, self.port or None)
         return self
 
     def trace(self) -> list[dict[str, Any]]:
@@ -201,12 +233,13 @@ class HostileServer:
     def __init__(
         self, *, log_dir: Path, port: int | None = None, name: str | None = None, options: list[str] | None = None
     ):
-        self.port = port or free_port()
+        self.port = port or 0
         self.log_dir = log_dir
         self.name = name
         self.options = list(options or [])
         self.proc: subprocess.Popen[bytes] | None = None
-        self.trace_path = log_dir / f"hostile-server-{self.port}.trace.jsonl"
+        self.stem = unique_stem(log_dir, "hostile-server")
+        self.trace_path = Path(f"{self.stem}.trace.jsonl")
         self._log: Any = None
 
     @property
@@ -219,13 +252,13 @@ class HostileServer:
 
     def start(self) -> HostileServer:
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, str(HOSTILE_SERVER), "--port", str(self.port), "--trace", str(self.trace_path)]
+        self.trace_path.unlink(missing_ok=True)
+        cmd = [sys.executable, str(HOSTILE_SERVER), "--trace", str(self.trace_path)]
         if self.name is not None:
             cmd += ["--name", self.name]
         cmd += self.options
-        self._log = open(self.log_dir / f"hostile-server-{self.port}.log", "wb")  # noqa: SIM115
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, cwd=REPO)
-        wait_for_port(self.port, self.proc)
+        self._log = open(f"{self.stem}.log", "wb")  # noqa: SIM115
+        self.proc, self.port = start_listening(cmd, self._log, self.port or None)
         return self
 
     def stats(self) -> dict[str, Any]:
@@ -258,7 +291,8 @@ class StaticServer:
 
     def __init__(self, directory: Path, port: int | None = None, refuse_framing: bool = True):
         self.directory = directory
-        self.port = port or free_port()
+        self.port = port or 0
+        """0 until `start`, which binds port 0 (the system picks a free one) unless a port was given."""
         self.refuse_framing = refuse_framing
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -269,6 +303,7 @@ class StaticServer:
 
     def start(self) -> StaticServer:
         self._httpd = make_server(str(self.directory), self.port, refuse_framing=self.refuse_framing)
+        self.port = int(self._httpd.server_address[1])
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="static-www", daemon=True)
         self._thread.start()
         return self

@@ -454,7 +454,7 @@ def test_legacy_requests_meeting_a_restarted_server_share_one_new_session(
     )
     both = wait_for(driver, lambda d: d.execute_script("return window.both"), "both calls to end")
     assert both == ["route: Oslo (1 night)", "route: Rome (1 night)"]
-    trace = artifacts / "logs" / f"demo-server-{server.port}-{server.starts}.trace.jsonl"
+    trace = server.trace_path
     server.stop()
     methods = [json.loads(line)["request_body"] for line in trace.read_text().splitlines()]
     assert sum('"method":"initialize"' in body.replace(" ", "") for body in methods) == 1, methods

@@ -1,7 +1,7 @@
 // The TypeScript SDK's Client with mcp-elicit's elicitationHandler (the bundled sdk.html of
 // the scratch app, argv[2]) in headless Chromium, against two SDK servers: the TypeScript
 // SDK's (tests/conformance/ts_sdk_server.mjs --held) and the Python SDK's
-// (tests/servers/demo_server.py); argv[3] is the repository. Each case answers cards as a
+// (tests/servers/demo_server); argv[3] is the repository. Each case answers cards as a
 // person would and checks what the server received: the tool's result text. Exits non-zero
 // with the reasons on failure.
 import { spawn } from "node:child_process";
@@ -79,7 +79,7 @@ const pageUrl = `${origin}/sdk.html`;
 const tsPort = await freePort();
 const pyPort = await freePort();
 const ts = startServer("ts", "node", [join(conformance, "ts_sdk_server.mjs"), String(tsPort), "--held"], conformance);
-const py = startServer("py", python, [join(repo, "tests", "servers", "demo_server.py"), "--host", "127.0.0.1", "--port", String(pyPort)], repo);
+const py = startServer("py", python, [join(repo, "tests", "servers", "demo_server"), "--host", "127.0.0.1", "--port", String(pyPort)], repo);
 const tsUrl = `http://127.0.0.1:${tsPort}/mcp`;
 const pyUrl = `http://127.0.0.1:${pyPort}/mcp`;
 
@@ -87,7 +87,7 @@ const profile = mkdtempSync(join(tmpdir(), "mce-npm-sdk-chromium-"));
 let browser;
 const pageErrors = [];
 try {
-  await Promise.all([waitPort(tsPort, ts, "ts_sdk_server.mjs"), waitPort(pyPort, py, "demo_server.py")]);
+  await Promise.all([waitPort(tsPort, ts, "ts_sdk_server.mjs"), waitPort(pyPort, py, "demo_server")]);
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: "/usr/bin/chromium",
     headless: true,

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import re
 import secrets
@@ -1067,7 +1068,8 @@ def main(argv: list[str] | None = None) -> int:
     global TRACE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8002)
+    parser.add_argument("--port", type=int, default=8002, help="0: any free port (see --port-file)")
+    parser.add_argument("--port-file", metavar="FILE", help="write the port listened on to FILE once bound")
     parser.add_argument("--name", default=DEFAULT_NAME, help="serverInfo.name (default: markup)")
     parser.add_argument("--trace", metavar="FILE", help="append every message received to FILE as JSON lines")
     parser.add_argument(
@@ -1078,6 +1080,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     TRACE = Trace(args.trace)
     httpd = make_server(args.port, args.host, args.name, args.flood_discover)
+    if args.port_file:
+        # Written all at once: a reader never sees a partial number.
+        partial = f"{args.port_file}.partial"
+        with open(partial, "w", encoding="utf-8") as out:
+            out.write(f"{httpd.server_address[1]}\n")
+        os.replace(partial, args.port_file)
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:
