@@ -15,7 +15,7 @@ use leptos::prelude::*;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
 
 pub use crate::client::MAX_PENDING_CARDS;
-use crate::client::{ClientEvent, EventSink, ServerIdentity};
+use crate::client::{ClientError, ClientEvent, Connection, EventSink, ServerIdentity};
 use crate::components::{ElicitationView, SendStatus};
 
 /// The most bytes the requests of the shown cards of one list (one connection's at a time) may hold together, measured
@@ -362,8 +362,54 @@ impl Default for PendingRequests {
 }
 
 /// What to do with a card's answer: deliver it (routed by the card's `id`) and report into
-/// the card's status.
+/// the card's status. [`deliver`] is the one way to do that; an [`AnswerFn`] finds the
+/// connection and calls it.
 pub type AnswerFn = Callback<(String, ElicitResult, RwSignal<SendStatus>)>;
+
+/// What a card says when its answer is kept for a call that is not made again at once
+/// (see [`deliver`]).
+const KEPT_FOR_THE_RERUN: &str = "The server restarted and lost this request; your answer is \
+     kept and is sent when the call is made again.";
+
+/// Delivers the answer to the card routed as `id` on `connection` (`None`: not connected)
+/// and reports into the card's `status`: `Sending`, then `Sent`, or `Failed` in words (the
+/// card keeps what was typed, and Submit sends it again).
+///
+/// A legacy server that restarted lost the request the answer was for
+/// ([`ClientError::RequestLost`]): the session keeps the answer, and sends it at once when
+/// the card's own call ([`Connection::call_of`]) is made again and asks the same question.
+/// `rerun` may make that call now: given its method and params, it starts the call and
+/// returns `true`; the card then stays `Sending` until the session reports how the resend
+/// went ([`ClientEvent::Answered`] or [`ClientEvent::AnswerFailed`]). When `rerun` returns
+/// `false` (a host that leaves calls to its own code), or the card has no call, the card
+/// says its answer is kept.
+pub fn deliver(
+    connection: Option<Connection>,
+    id: String,
+    result: ElicitResult,
+    status: RwSignal<SendStatus>,
+    rerun: impl FnOnce(String, Option<serde_json::Value>) -> bool + 'static,
+) {
+    let Some(connection) = connection else {
+        status.set(SendStatus::Failed(ClientError::NotConnected.to_string()));
+        return;
+    };
+    status.set(SendStatus::Sending);
+    leptos::task::spawn_local(async move {
+        match connection.answer(&id, result).await {
+            Ok(()) => status.set(SendStatus::Sent),
+            Err(ClientError::RequestLost) => {
+                let rerun_now = connection
+                    .call_of(&id)
+                    .is_some_and(|(method, params)| rerun(method, params));
+                if !rerun_now {
+                    status.set(SendStatus::Failed(KEPT_FOR_THE_RERUN.into()));
+                }
+            }
+            Err(err) => status.set(SendStatus::Failed(err.to_string())),
+        }
+    });
+}
 
 /// Every pending card, in arrival order, and a notice when requests were refused.
 #[component]

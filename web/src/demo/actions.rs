@@ -9,8 +9,9 @@ use super::query::Prefill;
 use super::state::{
     first_of_each, is_current, next_ticket, AppState, ConnStatus, Outcome, Request,
 };
-use crate::client::{ClientConfig, ClientError, Connection};
+use crate::client::{ClientConfig, Connection};
 use crate::components::SendStatus;
+use crate::pending::deliver;
 
 /// Whether `url` is an absolute `http:` / `https:` URL. (`localhost:8001/mcp` parses,
 /// with `localhost:` as its scheme, so parsing alone is not enough.)
@@ -196,36 +197,21 @@ pub fn run(state: AppState, request: Request) {
     });
 }
 
-/// Delivers the user's answer to the elicitation `key`, reporting into `status`. `key` is
-/// whatever the card list routes answers by; it goes to the connection unchanged.
+/// Delivers the user's answer to the elicitation `key` (see [`deliver`]). An answer a
+/// restarted server lost is sent when the card's own call is made again (not the latest
+/// call: that may be another one, and would expire the answer), which happens now.
 pub fn answer(state: AppState, key: String, result: ElicitResult, status: RwSignal<SendStatus>) {
-    let Some(connection) = state.connection.get_value() else {
-        status.set(SendStatus::Failed("Not connected to a server.".into()));
-        return;
-    };
-    status.set(SendStatus::Sending);
-    spawn_local(async move {
-        match connection.answer(&key, result).await {
-            Ok(()) => status.set(SendStatus::Sent),
-            Err(ClientError::RequestLost) => {
-                // The session kept the answer for the same question when the card's own
-                // call is made again (not the latest call: that may be another one, and
-                // would expire the answer), which happens now: the card stays "sending"
-                // until the session says how that went (delivered: it goes; not: it says
-                // why in words).
-                let call = connection.call_of(&key);
-                match call.and_then(|(method, params)| Request::from_call(&method, params.as_ref()))
-                {
-                    Some(request) => {
-                        status.set(SendStatus::Sending);
-                        run(state, request);
-                    }
-                    None => status.set(SendStatus::Failed(
-                        "The server restarted and lost the request this answer was for.".into(),
-                    )),
-                }
+    deliver(
+        state.connection.get_value(),
+        key,
+        result,
+        status,
+        move |method, params| match Request::from_call(&method, params.as_ref()) {
+            Some(request) => {
+                run(state, request);
+                true
             }
-            Err(err) => status.set(SendStatus::Failed(err.to_string())),
-        }
-    });
+            None => false,
+        },
+    );
 }

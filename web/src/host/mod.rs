@@ -53,8 +53,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use crate::boundary::{json_to_js, value_to_js};
 use crate::client::{ClientError, Connection, Original};
-use crate::components::SendStatus;
-use crate::pending::{AnswerFn, PendingList, PendingRequests};
+use crate::pending::{deliver, AnswerFn, PendingList, PendingRequests};
 
 /// A live connection and the view of its pending elicitations.
 #[wasm_bindgen]
@@ -143,28 +142,6 @@ fn listed<T: Serialize>(list: Result<Vec<T>, ClientError>) -> Result<JsValue, Js
     to_js(&list.map_err(|e| js_error(e.to_string()))?)
 }
 
-/// Delivers a card's answer and reports into its status. A lost request (the server
-/// restarted) keeps the answer in the session: calling again sends it at once.
-fn deliver(
-    connection: Connection,
-    key: String,
-    result: mcp_elicit::wire::ElicitResult,
-    status: RwSignal<SendStatus>,
-) {
-    status.set(SendStatus::Sending);
-    leptos::task::spawn_local(async move {
-        match connection.answer(&key, result).await {
-            Ok(()) => status.set(SendStatus::Sent),
-            Err(ClientError::RequestLost) => status.set(SendStatus::Failed(
-                "The server restarted and lost this request; your answer is kept and is sent \
-                 when the call is made again."
-                    .into(),
-            )),
-            Err(err) => status.set(SendStatus::Failed(err.to_string())),
-        }
-    });
-}
-
 #[wasm_bindgen]
 impl McpClient {
     /// Connects (see the module docs for `options`) and shows elicitations in
@@ -180,15 +157,16 @@ impl McpClient {
         let slot = StoredValue::<Option<Connection>, LocalStorage>::new_local(None);
         let (requests, on_answer) = owner.with(|| {
             let requests = PendingRequests::new();
-            let on_answer: AnswerFn =
-                Callback::new(
-                    move |(key, result, status)| match slot.try_get_value().flatten() {
-                        Some(connection) => deliver(connection, key, result, status),
-                        None => {
-                            status.set(SendStatus::Failed(ClientError::NotConnected.to_string()))
-                        }
-                    },
-                );
+            // A lost answer waits for the host to make its call again.
+            let on_answer: AnswerFn = Callback::new(move |(id, result, status)| {
+                deliver(
+                    slot.try_get_value().flatten(),
+                    id,
+                    result,
+                    status,
+                    |_, _| false,
+                )
+            });
             (requests, on_answer)
         });
         let sink = match on_elicitation {
