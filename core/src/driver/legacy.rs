@@ -158,53 +158,100 @@ pub enum LegacyEvent {
 #[derive(Debug, Clone)]
 pub struct LegacySession {
     config: LegacyConfig,
-    state: SessionState,
-    session_id: Option<String>,
-    negotiated_version: Option<String>,
-    server: Option<InitializeResult>,
+    phase: Phase,
     next_id: i64,
-    initialize_id: Option<RequestId>,
+}
+
+/// Where the session is; each phase holds what only it has. [`SessionState`] is its name.
+#[derive(Debug, Clone)]
+enum Phase {
+    /// No session in use: none begun yet, its handshake failed, or the server forgot it.
+    /// `session_id` is the one the server assigned to a handshake that then failed: no
+    /// request is sent on it, but automatic replies carry it and
+    /// [`LegacySession::close_request`] ends it.
+    New { session_id: Option<String> },
+    /// `initialize` is in flight as `id`; `session_id` is what its answer's headers
+    /// assigned.
+    Initializing {
+        id: RequestId,
+        session_id: Option<String>,
+    },
+    /// The handshake is done; requests may be sent.
+    Ready(Established),
+    /// Closed by the client. `server` is what its handshake agreed, when it had one.
+    Closed { server: Option<InitializeResult> },
+}
+
+/// A session whose handshake succeeded.
+#[derive(Debug, Clone)]
+struct Established {
+    /// The `Mcp-Session-Id` the server assigned (a stateless server assigns none).
+    session_id: Option<String>,
+    /// The server's `initialize` result; its `protocolVersion` is the session's.
+    server: InitializeResult,
     /// Our requests in flight, id → method.
     pending: HashMap<RequestId, String>,
+}
+
+/// What an answer to one of our requests (a result, an error, a failing status) settled.
+enum Settled {
+    /// The handshake is over; the session is New again, with the session id its status
+    /// assigned (Ready once [`LegacySession::on_response`] accepts the result).
+    Handshake { session_id: Option<String> },
+    /// A request in the session, of this method.
+    Request(String),
 }
 
 impl LegacySession {
     pub fn new(config: LegacyConfig) -> Self {
         LegacySession {
             config,
-            state: SessionState::New,
-            session_id: None,
-            negotiated_version: None,
-            server: None,
+            phase: Phase::New { session_id: None },
             next_id: 0,
-            initialize_id: None,
-            pending: HashMap::new(),
         }
     }
 
     pub fn state(&self) -> SessionState {
-        self.state
+        match self.phase {
+            Phase::New { .. } => SessionState::New,
+            Phase::Initializing { .. } => SessionState::Initializing,
+            Phase::Ready(_) => SessionState::Ready,
+            Phase::Closed { .. } => SessionState::Closed,
+        }
     }
 
     /// The `Mcp-Session-Id` the server assigned (a stateless server assigns none).
     pub fn session_id(&self) -> Option<&str> {
-        self.session_id.as_deref()
+        match &self.phase {
+            Phase::New { session_id } | Phase::Initializing { session_id, .. } => {
+                session_id.as_deref()
+            }
+            Phase::Ready(session) => session.session_id.as_deref(),
+            Phase::Closed { .. } => None,
+        }
     }
 
     /// The version the server chose in its `initialize` result.
     pub fn protocol_version(&self) -> Option<&str> {
-        self.negotiated_version.as_deref()
+        self.server().map(|init| init.protocol_version.as_str())
     }
 
-    /// The id of the latest `initialize` request, to pass to
+    /// The id of the `initialize` request in flight, to pass to
     /// [`on_http_status`](Self::on_http_status) with its answer.
     pub fn initialize_id(&self) -> Option<&RequestId> {
-        self.initialize_id.as_ref()
+        match &self.phase {
+            Phase::Initializing { id, .. } => Some(id),
+            _ => None,
+        }
     }
 
     /// The server's `initialize` result, once the handshake is done.
     pub fn server(&self) -> Option<&InitializeResult> {
-        self.server.as_ref()
+        match &self.phase {
+            Phase::Ready(session) => Some(&session.server),
+            Phase::Closed { server } => server.as_ref(),
+            Phase::New { .. } | Phase::Initializing { .. } => None,
+        }
     }
 
     fn allocate_id(&mut self) -> RequestId {
@@ -223,10 +270,6 @@ impl LegacySession {
             capabilities: &'a ClientCapabilities,
             client_info: &'a Implementation,
         }
-        self.session_id = None;
-        self.negotiated_version = None;
-        self.server = None;
-        self.pending.clear();
         let id = self.allocate_id();
         let body = request_body(
             &id,
@@ -237,29 +280,29 @@ impl LegacySession {
                 client_info: &self.config.client_info,
             }),
         )?;
-        self.pending.insert(id.clone(), methods::INITIALIZE.into());
-        self.initialize_id = Some(id);
-        self.state = SessionState::Initializing;
+        self.phase = Phase::Initializing {
+            id,
+            session_id: None,
+        };
         Ok(HttpRequest::post(body))
     }
 
     /// The session headers every request after `initialize` carries.
     fn with_session(&self, mut req: HttpRequest) -> HttpRequest {
-        if let Some(sid) = &self.session_id {
-            req = req.with(names::SESSION_ID, sid.clone());
+        if let Some(sid) = self.session_id() {
+            req = req.with(names::SESSION_ID, sid);
         }
         let version = self
-            .negotiated_version
-            .clone()
-            .unwrap_or_else(|| self.config.protocol_version.clone());
+            .protocol_version()
+            .unwrap_or(&self.config.protocol_version);
         req.with(names::PROTOCOL_VERSION, version)
     }
 
     fn ready(&self) -> Result<(), DriverError> {
-        match self.state {
-            SessionState::Ready => Ok(()),
-            SessionState::Closed => Err(DriverError::Usage("the session is closed".into())),
-            _ => Err(DriverError::Usage(
+        match self.phase {
+            Phase::Ready(_) => Ok(()),
+            Phase::Closed { .. } => Err(DriverError::Usage("the session is closed".into())),
+            Phase::New { .. } | Phase::Initializing { .. } => Err(DriverError::Usage(
                 "the session is not initialised yet".into(),
             )),
         }
@@ -274,7 +317,9 @@ impl LegacySession {
         self.ready()?;
         let id = self.allocate_id();
         let body = request_body(&id, method, params)?;
-        self.pending.insert(id.clone(), method.to_string());
+        if let Phase::Ready(session) = &mut self.phase {
+            session.pending.insert(id.clone(), method.to_string());
+        }
         Ok((id.clone(), self.with_session(HttpRequest::post(body))))
     }
 
@@ -353,16 +398,19 @@ impl LegacySession {
 
     /// The DELETE that ends the session, when there is one to end.
     pub fn close_request(&mut self) -> Option<HttpRequest> {
-        let req = self.session_id.as_ref().map(|_| {
+        let req = self.session_id().map(|_| {
             self.with_session(HttpRequest {
                 method: HttpMethod::Delete,
                 headers: Vec::new(),
                 body: None,
             })
         });
-        self.state = SessionState::Closed;
-        self.session_id = None;
-        self.pending.clear();
+        let server = match std::mem::replace(&mut self.phase, Phase::Closed { server: None }) {
+            Phase::Ready(session) => Some(session.server),
+            Phase::Closed { server } => server,
+            Phase::New { .. } | Phase::Initializing { .. } => None,
+        };
+        self.phase = Phase::Closed { server };
         req
     }
 
@@ -375,12 +423,15 @@ impl LegacySession {
         status: u16,
         session_id: Option<&str>,
     ) -> Option<LegacyEvent> {
-        let is_init = id.is_some() && id == self.initialize_id.as_ref();
-        if is_init && (200..300).contains(&status) {
-            self.session_id = session_id.map(str::to_string);
-            return None;
-        }
+        let is_init = self.is_handshake(id);
         if (200..300).contains(&status) {
+            match &mut self.phase {
+                Phase::Initializing {
+                    session_id: assigned,
+                    ..
+                } if is_init => *assigned = session_id.map(str::to_string),
+                _ => {}
+            }
             return None;
         }
         if status == 404 && !is_init && self.is_stale(id) {
@@ -389,20 +440,13 @@ impl LegacySession {
             // this request's to forget. The caller renews once and resends.
             return Some(LegacyEvent::SessionExpired);
         }
-        if status == 404 && self.session_id.is_some() && !is_init {
-            self.session_id = None;
-            self.negotiated_version = None;
-            self.pending.clear();
-            self.state = SessionState::New;
+        if status == 404 && self.session_id().is_some() && !is_init {
+            self.phase = Phase::New { session_id: None };
             return Some(LegacyEvent::SessionExpired);
         }
-        if let Some(id) = id {
-            self.pending.remove(id);
-        }
-        if is_init {
-            self.state = SessionState::New;
-        }
-        id.map(|id| LegacyEvent::Failed {
+        let id = id?;
+        self.settle(id);
+        Some(LegacyEvent::Failed {
             id: Some(id.clone()),
             error: DriverError::Http {
                 status,
@@ -420,15 +464,12 @@ impl LegacySession {
         content_type: Option<&str>,
         body: &[u8],
     ) -> Option<LegacyEvent> {
-        if !(status == 404 && (self.session_id.is_some() || self.is_stale(id))) {
+        if !(status == 404 && (self.session_id().is_some() || self.is_stale(id))) {
             if let Ok(texts) = super::http::messages_from_body(content_type, body) {
                 for text in texts {
                     if let Ok(Incoming::Error { error, .. }) = parse_message(&text) {
                         if let Some(id) = id {
-                            self.pending.remove(id);
-                        }
-                        if id.is_some() && id == self.initialize_id.as_ref() {
-                            self.state = SessionState::New;
+                            self.settle(id);
                         }
                         return Some(LegacyEvent::Failed {
                             id: id.cloned(),
@@ -442,9 +483,39 @@ impl LegacySession {
     }
 
     /// Whether request `id` was sent on a session this machine has since given up: it is no
-    /// longer pending (forgetting or starting a session clears them all).
+    /// longer pending (forgetting or starting a session forgets them all).
     fn is_stale(&self, id: Option<&RequestId>) -> bool {
-        id.is_some_and(|id| !self.pending.contains_key(id))
+        id.is_some_and(|id| match &self.phase {
+            Phase::Initializing { id: init, .. } => init != id,
+            Phase::Ready(session) => !session.pending.contains_key(id),
+            Phase::New { .. } | Phase::Closed { .. } => true,
+        })
+    }
+
+    /// Whether `id` is the `initialize` in flight.
+    fn is_handshake(&self, id: Option<&RequestId>) -> bool {
+        id.is_some() && id == self.initialize_id()
+    }
+
+    /// Request `id` has its answer (a result, an error, a failing status): it is no longer
+    /// pending. The handshake's answer ends the handshake, whatever it says: the session is
+    /// New until [`on_response`](Self::on_response) accepts a result. `None`: `id` is not
+    /// in flight (a stray or second answer).
+    fn settle(&mut self, id: &RequestId) -> Option<Settled> {
+        match &mut self.phase {
+            Phase::Ready(session) => session.pending.remove(id).map(Settled::Request),
+            Phase::Initializing {
+                id: init,
+                session_id,
+            } if init == id => {
+                let session_id = session_id.take();
+                self.phase = Phase::New {
+                    session_id: session_id.clone(),
+                };
+                Some(Settled::Handshake { session_id })
+            }
+            Phase::New { .. } | Phase::Initializing { .. } | Phase::Closed { .. } => None,
+        }
     }
 
     /// Routes one JSON-RPC message text from any of the session's streams.
@@ -462,11 +533,8 @@ impl LegacySession {
             Incoming::Response { id, result } => self.on_response(id, result),
             Incoming::Error { id, error } => {
                 if let Some(id) = &id {
-                    if self.pending.remove(id).is_none() {
+                    if self.settle(id).is_none() {
                         return LegacyEvent::Ignored;
-                    }
-                    if Some(id) == self.initialize_id.as_ref() {
-                        self.state = SessionState::New;
                     }
                 }
                 LegacyEvent::Failed {
@@ -493,42 +561,37 @@ impl LegacySession {
     }
 
     fn on_response(&mut self, id: RequestId, result: Box<RawValue>) -> LegacyEvent {
-        let Some(method) = self.pending.remove(&id) else {
-            return LegacyEvent::Ignored;
+        let session_id = match self.settle(&id) {
+            None => return LegacyEvent::Ignored,
+            Some(Settled::Request(method)) => return LegacyEvent::Response { id, method, result },
+            Some(Settled::Handshake { session_id }) => session_id,
         };
-        if Some(&id) != self.initialize_id.as_ref() {
-            return LegacyEvent::Response { id, method, result };
-        }
-        let fail = |s: &mut Self, error: DriverError| {
-            s.state = SessionState::New;
-            LegacyEvent::Failed {
-                id: Some(id.clone()),
-                error,
-            }
+        let failed = |error: DriverError| LegacyEvent::Failed {
+            id: Some(id.clone()),
+            error,
         };
         let init: InitializeResult = match from_raw(&result, "initialize result") {
             Ok(r) => r,
-            Err(e) => return fail(self, DriverError::BadResult(e)),
+            Err(e) => return failed(DriverError::BadResult(e)),
         };
         if !HANDSHAKE_PROTOCOL_VERSIONS.contains(&init.protocol_version.as_str()) {
-            let v = init.protocol_version.clone();
-            return fail(
-                self,
-                DriverError::BadResult(crate::wire::WireError::new(format!(
-                    "the server chose protocol version {v:?}, which this client cannot speak"
-                ))),
-            );
+            let v = &init.protocol_version;
+            return failed(DriverError::BadResult(crate::wire::WireError::new(
+                format!("the server chose protocol version {v:?}, which this client cannot speak"),
+            )));
         }
-        self.negotiated_version = Some(init.protocol_version.clone());
-        let notification = match notification_body::<Value>(methods::INITIALIZED, None) {
-            Ok(body) => self.with_session(HttpRequest::post(body)),
-            Err(e) => return fail(self, e.into()),
+        let body = match notification_body::<Value>(methods::INITIALIZED, None) {
+            Ok(body) => body,
+            Err(e) => return failed(e.into()),
         };
-        self.server = Some(init.clone());
-        self.state = SessionState::Ready;
+        self.phase = Phase::Ready(Established {
+            session_id,
+            server: init.clone(),
+            pending: HashMap::new(),
+        });
         LegacyEvent::Initialized {
             result: init,
-            notification,
+            notification: self.with_session(HttpRequest::post(body)),
         }
     }
 

@@ -257,15 +257,36 @@ pub enum ModernStep {
     Ignored,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where the call is; each phase holds what only it has.
+#[derive(Debug, Clone)]
 enum Phase {
-    /// A request may be built.
+    /// A request may be built: the round's first send, its replay, or a resend.
     Ready,
-    /// A request is in flight.
-    Sent,
-    /// Waiting for the user's / host's answers.
-    Answering,
+    /// The request with this id is in flight; only its answer is ours.
+    Sent(RequestId),
+    /// The round's questions are out, waiting for the user's / host's answers.
+    Answering(Asked),
+    /// Completed, or failed for good.
     Done,
+}
+
+/// What a round asked of the user and the host.
+#[derive(Debug, Clone)]
+struct Asked {
+    /// Keys still waiting for an answer, in the server's order. Empty: the replay may go.
+    waiting: Vec<String>,
+    /// Keys that are elicitations (so an answer to a sampling key as elicitation is refused).
+    elicitations: Vec<String>,
+}
+
+/// What one `input_required` round carries into each of its sends (the replay, every
+/// resend of it), until the next round replaces it.
+#[derive(Debug, Clone, Default)]
+struct Round {
+    responses: InputResponses,
+    request_state: Option<Box<RawValue>>,
+    /// This round already had its one schema refresh after a -32020.
+    refreshed_schema: bool,
 }
 
 /// The state machine for one call.
@@ -274,18 +295,11 @@ pub struct ModernCall {
     config: ModernConfig,
     original: Original,
     next_id: i64,
-    in_flight: Option<RequestId>,
     phase: Phase,
+    /// `input_required` rounds seen so far.
     rounds: u32,
     backoff_ms: u64,
-    /// Keys still waiting for an answer, in the server's order.
-    waiting: Vec<String>,
-    /// Keys that are elicitations (so an answer to a sampling key as elicitation is refused).
-    elicitation_keys: Vec<String>,
-    responses: InputResponses,
-    request_state: Option<Box<RawValue>>,
-    /// This round already had its one schema refresh after a -32020.
-    refreshed_schema: bool,
+    round: Round,
 }
 
 #[derive(Serialize)]
@@ -311,15 +325,10 @@ impl ModernCall {
             config,
             original,
             next_id: first_id,
-            in_flight: None,
             phase: Phase::Ready,
             rounds: 0,
             backoff_ms: BACKOFF_INITIAL_MS,
-            waiting: Vec::new(),
-            elicitation_keys: Vec::new(),
-            responses: InputResponses::new(),
-            request_state: None,
-            refreshed_schema: false,
+            round: Round::default(),
         }
     }
 
@@ -332,7 +341,7 @@ impl ModernCall {
     /// for good. After a [`ModernStep::Failed`] this is
     /// `!error.is_resendable()`.
     pub fn is_finished(&self) -> bool {
-        self.phase == Phase::Done
+        matches!(self.phase, Phase::Done)
     }
 
     /// Rounds of `input_required` seen so far.
@@ -342,27 +351,33 @@ impl ModernCall {
 
     /// Keys still waiting for an answer.
     pub fn waiting_for(&self) -> &[String] {
-        &self.waiting
+        match &self.phase {
+            Phase::Answering(asked) => &asked.waiting,
+            _ => &[],
+        }
     }
 
     /// The id of the request in flight, if any.
     pub fn in_flight(&self) -> Option<&RequestId> {
-        self.in_flight.as_ref()
+        match &self.phase {
+            Phase::Sent(id) => Some(id),
+            _ => None,
+        }
     }
 
     /// Builds the request for this round: the original the first time, the
     /// replay after that. Also to be called to *resend* the same round after
     /// a network failure (the answers given so far are kept).
     pub fn request(&mut self) -> Result<HttpRequest, DriverError> {
-        match self.phase {
+        match &self.phase {
             Phase::Done => return Err(DriverError::Usage("the call is already finished".into())),
-            Phase::Answering if !self.waiting.is_empty() => {
+            Phase::Answering(asked) if !asked.waiting.is_empty() => {
                 return Err(DriverError::Usage(format!(
                     "still waiting for answers to: {}",
-                    self.waiting.join(", ")
+                    asked.waiting.join(", ")
                 )))
             }
-            _ => {}
+            Phase::Ready | Phase::Sent(_) | Phase::Answering(_) => {}
         }
         let id = RequestId::Number(self.next_id);
         self.next_id = self.next_id.saturating_add(1);
@@ -379,8 +394,8 @@ impl ModernCall {
             name,
             uri,
             arguments,
-            input_responses: (!self.responses.is_empty()).then_some(&self.responses),
-            request_state: self.request_state.as_deref(),
+            input_responses: (!self.round.responses.is_empty()).then_some(&self.round.responses),
+            request_state: self.round.request_state.as_deref(),
             meta: RequestMeta {
                 protocol_version: self.config.protocol_version.clone(),
                 client_info: self.config.client_info.clone(),
@@ -406,8 +421,7 @@ impl ModernCall {
                 req = req.with(&n, v);
             }
         }
-        self.in_flight = Some(id);
-        self.phase = Phase::Sent;
+        self.phase = Phase::Sent(id);
         Ok(req)
     }
 
@@ -419,7 +433,7 @@ impl ModernCall {
     pub fn on_message(&mut self, text: &str) -> ModernStep {
         let message = match parse_message(text) {
             Ok(m) => m,
-            Err(_) if self.phase != Phase::Sent => return ModernStep::Ignored,
+            Err(_) if self.in_flight().is_none() => return ModernStep::Ignored,
             Err(e) => return self.fail(e.into()),
         };
         match message {
@@ -445,7 +459,7 @@ impl ModernCall {
         content_type: Option<&str>,
         body: &[u8],
     ) -> ModernStep {
-        if self.phase != Phase::Sent {
+        if self.in_flight().is_none() {
             return ModernStep::Ignored;
         }
         let error = super::http::failure_from_http(status, content_type, body);
@@ -467,22 +481,23 @@ impl ModernCall {
     /// with [`DriverError::NoResponse`], which is resendable: the caller may
     /// still [`request`](Self::request) again to resend the round.
     pub fn on_body_end(&mut self) -> Option<ModernStep> {
-        (self.phase == Phase::Sent).then(|| self.fail(DriverError::NoResponse))
+        self.in_flight()
+            .is_some()
+            .then(|| self.fail(DriverError::NoResponse))
     }
 
     /// The network failed before an answer, or the body could not be read
     /// to its end (a cut event stream): the round may be resent as is.
     pub fn on_network_failure(&mut self) {
-        if self.phase == Phase::Sent {
+        if self.in_flight().is_some() {
             self.phase = Phase::Ready;
-            self.in_flight = None;
         }
     }
 
     /// Records the user's answer to the elicitation under `key`. Returns
     /// `true` once every input of the round is answered (send the replay).
     pub fn answer(&mut self, key: &str, result: ElicitResult) -> Result<bool, DriverError> {
-        if !self.elicitation_keys.iter().any(|k| k == key) {
+        if !self.is_elicitation(key) {
             return Err(DriverError::Usage(format!(
                 "no elicitation is waiting under {key:?}"
             )));
@@ -492,7 +507,7 @@ impl ModernCall {
 
     /// Records the host's sampling answer (a `CreateMessageResult`) under `key`.
     pub fn answer_sampling(&mut self, key: &str, result: Value) -> Result<bool, DriverError> {
-        if self.elicitation_keys.iter().any(|k| k == key) {
+        if self.is_elicitation(key) {
             return Err(DriverError::Usage(format!(
                 "{key:?} is an elicitation, not sampling"
             )));
@@ -500,27 +515,35 @@ impl ModernCall {
         self.record(key, InputResponse::Sampling(result))
     }
 
-    fn record(&mut self, key: &str, response: InputResponse) -> Result<bool, DriverError> {
-        if self.phase != Phase::Answering {
-            return Err(DriverError::Usage("no input is being asked for".into()));
+    /// Whether `key` is one of this round's elicitations (answered or not).
+    fn is_elicitation(&self, key: &str) -> bool {
+        match &self.phase {
+            Phase::Answering(asked) => asked.elicitations.iter().any(|k| k == key),
+            _ => false,
         }
-        let Some(pos) = self.waiting.iter().position(|k| k == key) else {
+    }
+
+    fn record(&mut self, key: &str, response: InputResponse) -> Result<bool, DriverError> {
+        let Phase::Answering(asked) = &mut self.phase else {
+            return Err(DriverError::Usage("no input is being asked for".into()));
+        };
+        let Some(pos) = asked.waiting.iter().position(|k| k == key) else {
             return Err(DriverError::Usage(format!(
                 "{key:?} is not waiting for an answer"
             )));
         };
-        self.waiting.remove(pos);
-        self.responses.insert(key.to_string(), response);
-        Ok(self.waiting.is_empty())
+        asked.waiting.remove(pos);
+        self.round.responses.insert(key.to_string(), response);
+        Ok(asked.waiting.is_empty())
     }
 
     fn is_ours(&self, id: Option<&RequestId>) -> bool {
-        self.phase == Phase::Sent
-            && match id {
-                Some(id) => self.in_flight.as_ref() == Some(id),
-                // An error whose id the server could not read answers the one request we sent.
-                None => true,
-            }
+        match (&self.phase, id) {
+            (Phase::Sent(sent), Some(id)) => sent == id,
+            // An error whose id the server could not read answers the one request we sent.
+            (Phase::Sent(_), None) => true,
+            _ => false,
+        }
     }
 
     /// As the SDK client: the first -32020 of a round of a `tools/call` asks
@@ -529,11 +552,10 @@ impl ModernCall {
     fn fail_or_refresh(&mut self, e: DriverError) -> ModernStep {
         match (&e, &self.original) {
             (DriverError::HeaderMismatch { .. }, Original::CallTool { name, .. })
-                if !self.refreshed_schema =>
+                if !self.round.refreshed_schema =>
             {
-                self.refreshed_schema = true;
+                self.round.refreshed_schema = true;
                 self.phase = Phase::Ready;
-                self.in_flight = None;
                 ModernStep::RefreshToolSchema {
                     tool: name.clone(),
                     mismatch: e,
@@ -553,12 +575,10 @@ impl ModernCall {
         } else {
             Phase::Done
         };
-        self.in_flight = None;
         ModernStep::Failed(e)
     }
 
     fn on_result(&mut self, raw: Box<RawValue>) -> ModernStep {
-        self.in_flight = None;
         let result = match ModernResult::classify(raw) {
             Ok(r) => r,
             Err(e) => return self.fail(DriverError::BadResult(e)),
@@ -578,8 +598,6 @@ impl ModernCall {
             ModernResult::InputRequired(ir) => ir,
         };
         self.rounds = self.rounds.saturating_add(1);
-        // A new round: it gets its own schema refresh after a -32020.
-        self.refreshed_schema = false;
         if self.rounds > self.config.max_rounds {
             return self.fail(DriverError::RoundsExceeded {
                 max_rounds: self.config.max_rounds,
@@ -604,10 +622,11 @@ impl ModernCall {
                 requests.len()
             ))));
         }
-        self.request_state = ir.request_state;
-        self.responses = InputResponses::new();
-        self.waiting.clear();
-        self.elicitation_keys.clear();
+        // A new round: no answers yet, and its own schema refresh after a -32020.
+        self.round = Round {
+            request_state: ir.request_state,
+            ..Round::default()
+        };
         if requests.is_empty() {
             let delay_ms = self.backoff_ms;
             self.backoff_ms = (self.backoff_ms.saturating_mul(2)).min(BACKOFF_CAP_MS);
@@ -616,23 +635,29 @@ impl ModernCall {
         }
         self.backoff_ms = BACKOFF_INITIAL_MS;
         let sampling_allowed = self.config.capabilities.sampling.is_some();
+        let mut asked = Asked {
+            waiting: Vec::new(),
+            elicitations: Vec::new(),
+        };
         let mut elicitations = Vec::new();
         let mut sampling = Vec::new();
         for (key, request) in requests {
             match request {
                 InputRequest::Elicit(params) => {
-                    self.waiting.push(key.clone());
-                    self.elicitation_keys.push(key.clone());
+                    asked.waiting.push(key.clone());
+                    asked.elicitations.push(key.clone());
                     elicitations.push(PendingElicitation { key, params });
                 }
                 InputRequest::Roots(_) => {
                     let roots = ListRootsResult {
                         roots: self.config.roots.clone(),
                     };
-                    self.responses.insert(key, InputResponse::Roots(roots));
+                    self.round
+                        .responses
+                        .insert(key, InputResponse::Roots(roots));
                 }
                 InputRequest::Sampling(params) if sampling_allowed => {
-                    self.waiting.push(key.clone());
+                    asked.waiting.push(key.clone());
                     sampling.push(PendingSampling { key, params });
                 }
                 InputRequest::Sampling(_) => {
@@ -643,11 +668,11 @@ impl ModernCall {
                 }
             }
         }
-        if self.waiting.is_empty() {
+        if asked.waiting.is_empty() {
             self.phase = Phase::Ready;
             return ModernStep::ReadyToReplay;
         }
-        self.phase = Phase::Answering;
+        self.phase = Phase::Answering(asked);
         ModernStep::InputNeeded {
             elicitations,
             sampling,
