@@ -19,7 +19,8 @@ pub enum DriverError {
         message: String,
         supported: Vec<String>,
     },
-    /// -32020: the server says our headers disagree with the body.
+    /// -32020: the server says our headers disagree with the body. A `tools/call`
+    /// recovers once per round: [Header mismatch](super::modern#header-mismatch).
     HeaderMismatch { message: String },
     /// -32042 (legacy): URL-mode elicitations must be completed, then the call retried.
     UrlElicitationRequired {
@@ -94,9 +95,9 @@ impl DriverError {
     }
 
     /// Whether the request that failed so may simply be sent again, unchanged
-    /// (in the modern era: the same round, with the same answers and
-    /// `requestState`). True for accidents on the way, which are not the
-    /// server's verdict on the request:
+    /// (what that keeps of a modern call: [Resending](super::modern#resending)).
+    /// True for accidents on the way, which are not the server's verdict on the
+    /// request:
     /// - [`NoResponse`](Self::NoResponse): the body ended without an answer;
     /// - [`Sse`](Self::Sse)`(`[`Truncated`](SseError::Truncated)`)`: the event
     ///   stream was cut in the middle of an event;

@@ -2,7 +2,8 @@
 //! `Mcp-Param-<token>` for tool arguments whose input-schema property carries
 //! `x-mcp-header`. Encoded exactly as the SDK does (`mcp/shared/inbound.py`),
 //! because the server compares them with the body and answers -32020 on any
-//! difference. Tools whose annotations are invalid are dropped from a modern
+//! difference ([recovered from](super::modern#header-mismatch) once per round).
+//! Tools whose annotations are invalid are dropped from a modern
 //! `tools/list` ([`keep_valid_tools`]), as the 2026-07-28 spec requires.
 
 mod annotations;

@@ -10,32 +10,47 @@
 //!                     ─▶ ReadyToReplay             every input was answered by the machine
 //!                                                  (roots); request() again at once
 //!                     ─▶ RetryAfter{delay_ms}      only requestState came back: wait, request()
-//!                     ─▶ Failed(error)             show error.to_string(); if
-//!                                                  error.is_resendable() the round
-//!                                                  may be sent again with request()
+//!                     ─▶ Failed(error)             show error.to_string(); resend with
+//!                                                  request() if error.is_resendable()
 //!                     ─▶ Ignored                   a notification or a stray message
 //! on_http_failure(..) ─▶ RefreshToolSchema{tool,..} tools/call only, first -32020 of the
 //!   or on_message        round: re-list tools, set_input_schema(schema), request()
 //!                     ─▶ Failed(error)             as above
+//! on_body_end()       ─▶ Failed(NoResponse)         the body ended without our answer
+//! on_network_failure()                              no answer came: request() resends
 //! ```
 //!
-//! HEADER_MISMATCH (-32020) is recovered from as the SDK client does
-//! (`Client.call_tool`): the server says the `Mcp-Param-*` headers do not
-//! match the arguments, because this client has not listed the tool or its
-//! schema changed since. For a `tools/call` the first -32020 of a round
-//! yields [`ModernStep::RefreshToolSchema`] and keeps the round (answers,
-//! `requestState`) for a resend with the fresh schema's headers; a second
-//! one in the same round fails the call. Each round (the original request,
-//! each replay) has its own allowance; resends after a network failure do
-//! not renew it. Other methods carry no schema: -32020 ends them.
+//! # Resending
 //!
-//! Failures: one the server did not decide ([`DriverError::is_resendable`]:
-//! no answer, a cut or unreadable body, a 5xx/408/429 page) leaves the call
-//! as it was before the attempt, with its round, answers and `requestState`,
-//! so the caller may resend it; any other failure (a JSON-RPC error, a 4xx,
-//! a result this client cannot use, a refusal) ends the call. The same holds
-//! on the first request and on every replay. A network failure reported with
-//! [`ModernCall::on_network_failure`] is always resendable.
+//! Which failures the server did not decide is [`DriverError::is_resendable`]'s
+//! to say (no answer, a cut or unreadable body, a 5xx/408/429 page); a network
+//! failure reported with [`ModernCall::on_network_failure`] is one too. Such a
+//! failure leaves the call as it was before the attempt, with its round,
+//! answers and `requestState`, and [`ModernCall::request`] sends that round
+//! again; any other failure (a JSON-RPC error, a 4xx, a result this client
+//! cannot use, a refusal) ends the call. The same holds on the first request
+//! and on every replay. With no request in flight there is no attempt to
+//! fail: what arrives then is [`ModernStep::Ignored`], so a late message can
+//! neither revive a finished call nor send a round before its answers are in.
+//!
+//! # Header mismatch
+//!
+//! HEADER_MISMATCH (-32020) is recovered from as the SDK client does
+//! (`Client.call_tool`): the server says the `Mcp-Param-*` headers
+//! ([`super::headers`]) do not match the arguments, because this client has
+//! not listed the tool or its schema changed since. For a `tools/call` the
+//! first -32020 of a round yields [`ModernStep::RefreshToolSchema`] and keeps
+//! the round (answers, `requestState`) for a resend with the fresh schema's
+//! headers: the caller fetches `tools/list` again, passes the tool's
+//! `inputSchema` to [`ModernCall::set_input_schema`] (`None` when it is no
+//! longer listed: no `Mcp-Param-*` headers), then sends [`ModernCall::request`].
+//! When the listing cannot be fetched the call stays resendable: the caller
+//! resends later, or gives up and shows `mismatch`, the server's -32020. A
+//! second -32020 in the same round fails the call. Each round (the original
+//! request, each replay) has its own allowance; resends after a network
+//! failure do not renew it. Other methods carry no schema: -32020 ends them.
+//!
+//! # Rounds
 //!
 //! Behaviour follows the SDK client (`mcp/client/_input_required.py`):
 //! every `InputRequiredResult` counts as one round and more than
@@ -52,6 +67,8 @@
 //! [`MAX_REQUEST_STATE_BYTES`]; a round beyond either fails the call in words
 //! before anything of it is shown (not resendable: the server would send the
 //! same round again).
+//!
+//! # Example
 //!
 //! ```
 //! use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep, Original};
@@ -240,14 +257,9 @@ pub enum ModernStep {
     RetryAfter {
         delay_ms: u64,
     },
-    /// -32020 (HEADER_MISMATCH) on a `tools/call`, the first in this round:
-    /// the tool's listed schema is missing or stale. Fetch `tools/list` again,
-    /// pass the tool's `inputSchema` to [`ModernCall::set_input_schema`]
-    /// (`None` when it is no longer listed), then send
-    /// [`ModernCall::request`]: the same round again, with the headers the
-    /// fresh schema asks for. When the listing cannot be fetched the call is
-    /// still resendable (the caller decides: resend later, or give up and show
-    /// `mismatch`, the server's -32020).
+    /// The first -32020 (HEADER_MISMATCH) of this round of a `tools/call`: the
+    /// tool's listed schema is missing or stale. What to do is in
+    /// [Header mismatch](crate::driver::modern#header-mismatch).
     RefreshToolSchema {
         tool: String,
         mismatch: DriverError,
@@ -338,8 +350,7 @@ impl ModernCall {
     }
 
     /// True once the call can send nothing more: it completed, or failed
-    /// for good. After a [`ModernStep::Failed`] this is
-    /// `!error.is_resendable()`.
+    /// for good ([Resending](crate::driver::modern#resending)).
     pub fn is_finished(&self) -> bool {
         matches!(self.phase, Phase::Done)
     }
@@ -366,8 +377,8 @@ impl ModernCall {
     }
 
     /// Builds the request for this round: the original the first time, the
-    /// replay after that. Also to be called to *resend* the same round after
-    /// a network failure (the answers given so far are kept).
+    /// replay after that, and the same round again after a resendable failure
+    /// ([Resending](crate::driver::modern#resending)).
     pub fn request(&mut self) -> Result<HttpRequest, DriverError> {
         match &self.phase {
             Phase::Done => return Err(DriverError::Usage("the call is already finished".into())),
@@ -426,10 +437,8 @@ impl ModernCall {
     }
 
     /// Feeds one JSON-RPC message text from the response (a JSON body, or one
-    /// SSE event). A text that is not JSON-RPC fails the attempt, resendably.
-    /// With no request in flight there is no attempt to fail: ignored, so a
-    /// late message can neither revive a finished call nor send a round
-    /// before all its answers are in.
+    /// SSE event). A text that is not JSON-RPC fails the attempt, resendably
+    /// ([Resending](crate::driver::modern#resending)).
     pub fn on_message(&mut self, text: &str) -> ModernStep {
         let message = match parse_message(text) {
             Ok(m) => m,
@@ -447,12 +456,10 @@ impl ModernCall {
         }
     }
 
-    /// A non-2xx HTTP answer. A JSON-RPC error in the body is preferred to
-    /// the status (the SDK sends -32020/-32021/-32022 with HTTP 400) and ends
-    /// the call (but a tools/call's first -32020 of a round, see
-    /// [`ModernStep::RefreshToolSchema`]); a bare 5xx/408/429 leaves it
-    /// resendable. Ignored with no request in flight, as in
-    /// [`on_message`](Self::on_message).
+    /// A non-2xx HTTP answer, read as [`failure_from_http`](super::http::failure_from_http)
+    /// reads it (a JSON-RPC error in the body wins over the status), then handled as
+    /// [Resending](crate::driver::modern#resending) and
+    /// [Header mismatch](crate::driver::modern#header-mismatch) say.
     pub fn on_http_failure(
         &mut self,
         status: u16,
@@ -467,19 +474,17 @@ impl ModernCall {
     }
 
     /// The tool's `inputSchema` from a fresh `tools/list`, after
-    /// [`ModernStep::RefreshToolSchema`]; `None` when the tool is no longer
-    /// listed (then no `Mcp-Param-*` headers are sent). The next
-    /// [`request`](Self::request) uses it. A no-op for a call that is not a
-    /// `tools/call`.
+    /// [`ModernStep::RefreshToolSchema`] (`None`: no longer listed); the next
+    /// [`request`](Self::request) sends the headers it asks for. A no-op for a
+    /// call that is not a `tools/call`.
     pub fn set_input_schema(&mut self, schema: Option<Value>) {
         if let Original::CallTool { input_schema, .. } = &mut self.original {
             *input_schema = schema;
         }
     }
 
-    /// The response body ended. If it carried no answer, the call failed
-    /// with [`DriverError::NoResponse`], which is resendable: the caller may
-    /// still [`request`](Self::request) again to resend the round.
+    /// The response body ended. If it carried no answer, the attempt failed
+    /// with [`DriverError::NoResponse`] (resendable).
     pub fn on_body_end(&mut self) -> Option<ModernStep> {
         self.in_flight()
             .is_some()
@@ -487,7 +492,7 @@ impl ModernCall {
     }
 
     /// The network failed before an answer, or the body could not be read
-    /// to its end (a cut event stream): the round may be resent as is.
+    /// to its end (a cut event stream): the attempt ends, resendably.
     pub fn on_network_failure(&mut self) {
         if self.in_flight().is_some() {
             self.phase = Phase::Ready;
@@ -546,9 +551,9 @@ impl ModernCall {
         }
     }
 
-    /// As the SDK client: the first -32020 of a round of a `tools/call` asks
-    /// the caller to refresh the tool's schema and keeps the round for a
-    /// resend; any other error, or a second -32020, goes to [`fail`](Self::fail).
+    /// [Header mismatch](crate::driver::modern#header-mismatch): a `tools/call`'s
+    /// first -32020 of the round asks for a refresh; anything else goes to
+    /// [`fail`](Self::fail).
     fn fail_or_refresh(&mut self, e: DriverError) -> ModernStep {
         match (&e, &self.original) {
             (DriverError::HeaderMismatch { .. }, Original::CallTool { name, .. })
@@ -565,10 +570,7 @@ impl ModernCall {
         }
     }
 
-    /// Ends the attempt in flight. A resendable failure (see
-    /// [`DriverError::is_resendable`]) keeps the call: the round, its answers
-    /// and `requestState` stay, and [`request`](Self::request) sends it
-    /// again; any other failure ends the call.
+    /// Ends the attempt in flight, as [Resending](crate::driver::modern#resending) says.
     fn fail(&mut self, e: DriverError) -> ModernStep {
         self.phase = if e.is_resendable() {
             Phase::Ready
