@@ -101,27 +101,39 @@ export function validationCases() {
 export const RENDER_FIELDS = [50, 500];
 
 /**
- * Median time per call of `f` in nanoseconds: warmed up, then `batches` batches each
- * sized to take about `batchMs`, so the clock's resolution and one-off pauses (GC, a
- * tier-up) do not decide the figure.
+ * Median time per call of each function of `fns` (name -> function) in nanoseconds,
+ * measured side by side: each is warmed up and given a batch size that takes about
+ * `batchMs`, then `rounds` rounds each run one batch of every function, in an order that
+ * rotates. A function's figure is the median of its batches, so a busy moment of the
+ * machine weighs on every side alike, and one-off pauses (GC, a tier-up) do not decide.
  */
-export function timePerCall(f, { batchMs = 40, batches = 9 } = {}) {
+export function timeSideBySide(fns, { batchMs = 40, rounds = 9 } = {}) {
   const now = () => performance.now();
-  // Warm-up, and the batch size: double until one batch takes batchMs.
-  let n = 1;
-  for (;;) {
-    const t0 = now();
-    for (let i = 0; i < n; i++) f();
-    if (now() - t0 >= batchMs) break;
-    n *= 2;
+  const names = Object.keys(fns);
+  const size = {};
+  for (const name of names) {
+    const f = fns[name];
+    let n = 1;
+    for (;;) {
+      const t0 = now();
+      for (let i = 0; i < n; i++) f();
+      if (now() - t0 >= batchMs) break;
+      n *= 2;
+    }
+    size[name] = n;
   }
-  const samples = [];
-  for (let b = 0; b < batches; b++) {
-    const t0 = now();
-    for (let i = 0; i < n; i++) f();
-    samples.push(((now() - t0) * 1e6) / n);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length];
+      const f = fns[name];
+      const n = size[name];
+      const t0 = now();
+      for (let i = 0; i < n; i++) f();
+      samples[name].push(((now() - t0) * 1e6) / n);
+    }
   }
-  return median(samples);
+  return Object.fromEntries(names.map((name) => [name, median(samples[name])]));
 }
 
 export function median(xs) {

@@ -1,8 +1,16 @@
-//! Compile and validate a typical schema and a 50-field one, against a reference measured in
-//! the same run: `serde_json::from_str` of the same schema text. The ratios are what to read
-//! (they survive a busy or slower machine); nothing here asserts on time.
+//! Our compile + validate against the `jsonschema` crate's, natively, on the cases every
+//! benchmark of `scripts/bench` uses (`www/bench-cases.js`, mirrored here): the SDK's
+//! book_table schema, and flat forms of 20, 50 and 500 fields of every kind.
 //!
-//! Run: `cargo bench -p mcp-elicit --bench schema` (add `-- --quick` for a short run).
+//! - `once/<who>/<case>`: compile the schema and validate one answer (ours: `compile` then
+//!   `validate_content`; jsonschema: build a validator with formats checked, as ours are,
+//!   then `validate`).
+//! - `repeated/<who>/<case>`: validate with what was compiled before.
+//!
+//! `scripts/bench` reads criterion's medians (`target/criterion/*/*/*/new/estimates.json`)
+//! and reports ratios (jsonschema / ours). Nothing here asserts on time.
+//!
+//! Run: `cargo bench -p mcp-elicit --bench schema` (criterion's own flags follow `--`).
 
 // criterion is a native-only dev-dependency; on wasm32 this bench is an empty program so
 // `--all-targets` builds for wasm32 still succeed.
@@ -21,125 +29,141 @@ mod native {
     use mcp_elicit::validate::validate_content;
     use serde_json::{json, Map, Value};
     use std::hint::black_box;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
-    /// The SDK's booking example plus a few typical kinds.
-    fn typical() -> (String, Value) {
+    /// The schema the SDK's book_table example sends, and a valid answer.
+    fn book_table() -> (Value, Value) {
         let schema = json!({"type":"object","title":"AlternativeDate","properties":{
             "accept_alternative":{"type":"boolean","title":"Accept Alternative","description":"Try another date?"},
-            "date":{"type":"string","format":"date","default":"2025-12-26"},
-            "party":{"type":"integer","minimum":1,"maximum":12},
-            "seat":{"type":"string","oneOf":[{"const":"in","title":"Inside"},{"const":"out","title":"Outside"}]},
-            "email":{"type":"string","format":"email"}
-        },"required":["accept_alternative","party"]});
-        let content = json!({"accept_alternative":true,"date":"2025-12-27","party":4,"seat":"out","email":"ada@example.com"});
-        (schema.to_string(), content)
+            "date":{"type":"string","title":"Date","description":"Alternative date (YYYY-MM-DD)","default":"2025-12-26"}
+        },"required":["accept_alternative"]});
+        let content = json!({"accept_alternative":true,"date":"2025-12-27"});
+        (schema, content)
     }
 
-    /// 50 fields cycling through every kind, with constraints.
-    fn fifty() -> (String, Value) {
+    /// A flat form of `n` fields cycling through every kind, as `fields(n)` in www/bench-cases.js.
+    fn fields(n: usize) -> (Value, Value) {
         let mut props = Map::new();
         let mut content = Map::new();
-        for i in 0..50 {
+        let mut required = Vec::new();
+        for i in 0..n {
             let name = format!("f{i}");
-            let (p, v) = match i % 7 {
+            let title = format!("Field {i}");
+            let description = format!("What field {i} is for");
+            let kind = if i + 1 == n { 0 } else { i % 8 };
+            let (p, v) = match kind {
                 0 => (
-                    json!({"type":"string","minLength":1,"maxLength":40}),
+                    json!({"type":"string","title":title,"description":description,"minLength":1,"maxLength":40}),
                     json!("hello world"),
                 ),
                 1 => (
-                    json!({"type":"string","pattern":"^[A-Z]{3}-[0-9]{2}$"}),
-                    json!("ABC-12"),
+                    json!({"type":"string","format":"email","title":title,"description":description}),
+                    json!("ada@example.com"),
                 ),
                 2 => (
-                    json!({"type":"string","format":"date-time"}),
-                    json!("2025-12-26T19:30:00Z"),
+                    json!({"type":"string","format":"date","title":title,"description":description,"default":"2025-12-26"}),
+                    json!("2025-12-27"),
                 ),
                 3 => (
-                    json!({"type":"number","minimum":0,"maximum":100}),
-                    json!(42.5),
+                    json!({"type":"integer","title":title,"description":description,"minimum":0,"maximum":100}),
+                    json!(42),
                 ),
-                4 => (json!({"type":"boolean","default":false}), json!(true)),
+                4 => (
+                    json!({"type":"number","title":title,"description":description,"minimum":0}),
+                    json!(12.5),
+                ),
                 5 => (
-                    json!({"type":"string","enum":["a","b","c","d"]}),
-                    json!("c"),
+                    json!({"type":"boolean","title":title,"description":description,"default":false}),
+                    json!(true),
+                ),
+                6 => (
+                    json!({"type":"string","title":title,"description":description,"oneOf":[
+                        {"const":"in","title":"Inside"},{"const":"out","title":"Outside"},{"const":"bar","title":"At the bar"}]}),
+                    json!("out"),
                 ),
                 _ => (
-                    json!({"type":"array","items":{"anyOf":[{"const":"x","title":"X"},{"const":"y","title":"Y"}]},"maxItems":2}),
-                    json!(["y"]),
+                    json!({"type":"array","title":title,"description":description,
+                        "items":{"type":"string","enum":["x","y","z"]},"maxItems":2}),
+                    json!(["x", "z"]),
                 ),
             };
+            if i % 2 == 0 {
+                required.push(Value::String(name.clone()));
+            }
             props.insert(name.clone(), p);
             content.insert(name, v);
         }
-        let schema = json!({"type":"object","properties":props});
-        (schema.to_string(), Value::Object(content))
+        let schema = json!({"type":"object","properties":props,"required":required});
+        (schema, Value::Object(content))
+    }
+
+    fn cases() -> Vec<(&'static str, Value, Value)> {
+        let (s, c) = book_table();
+        let mut out = vec![("typical", s, c)];
+        for (label, n) in [("20_fields", 20), ("50_fields", 50), ("500_fields", 500)] {
+            let (s, c) = fields(n);
+            out.push((label, s, c));
+        }
+        out
+    }
+
+    /// The peer's validator, checking formats as ours does (2020-12 treats `format` as an
+    /// annotation unless asked).
+    fn peer(schema: &Value) -> Option<jsonschema::Validator> {
+        jsonschema::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .ok()
     }
 
     fn benches(c: &mut Criterion) {
-        for (label, (text, content)) in [("typical", typical()), ("fifty", fifty())] {
-            let schema: Value = serde_json::from_str(&text).unwrap_or_default();
-            let spec = compile(&schema).unwrap_or_else(|e| panic!("bench schema refused: {e}"));
-            let mut g = c.benchmark_group(label);
-            g.bench_function(BenchmarkId::new("reference_parse_json", label), |b| {
-                b.iter(|| serde_json::from_str::<Value>(black_box(&text)))
-            });
-            g.bench_function(BenchmarkId::new("compile", label), |b| {
-                b.iter(|| compile(black_box(&schema)))
-            });
-            g.bench_function(BenchmarkId::new("validate_content", label), |b| {
-                b.iter(|| validate_content(black_box(&spec), black_box(&content)))
-            });
-            g.finish();
-        }
-    }
-
-    /// Mean time per call of `f`, run in rounds interleaved with the reference so both see the
-    /// same machine load.
-    fn per_call(f: &mut dyn FnMut(), iters: u32) -> Duration {
-        let start = Instant::now();
-        for _ in 0..iters {
-            f();
-        }
-        start.elapsed() / iters
-    }
-
-    /// Prints compile and validate time as multiples of parsing the schema text.
-    fn ratios() {
-        println!("\nratios (x the time serde_json::from_str takes on the same schema text):");
-        for (label, (text, content)) in [("typical", typical()), ("fifty", fifty())] {
-            let schema: Value = serde_json::from_str(&text).unwrap_or_default();
-            let Ok(spec) = compile(&schema) else { return };
-            let (mut parse, mut comp, mut val) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
-            for _ in 0..20 {
-                parse += per_call(
-                    &mut || drop(black_box(serde_json::from_str::<Value>(black_box(&text)))),
-                    200,
-                );
-                comp += per_call(&mut || drop(black_box(compile(black_box(&schema)))), 200);
-                val += per_call(
-                    &mut || {
-                        drop(black_box(validate_content(
-                            black_box(&spec),
-                            black_box(&content),
-                        )))
-                    },
-                    200,
-                );
+        for (label, schema, content) in cases() {
+            // Both must accept the answer, or the figures compare different work.
+            let Ok(spec) = compile(&schema) else {
+                eprintln!("{label}: our compiler refuses the schema; skipped");
+                continue;
+            };
+            let Some(validator) = peer(&schema) else {
+                eprintln!("{label}: jsonschema refuses the schema; skipped");
+                continue;
+            };
+            if validate_content(&spec, &content).is_err() || validator.validate(&content).is_err() {
+                eprintln!("{label}: a validator refuses the answer; skipped");
+                continue;
             }
-            let p = parse.as_secs_f64().max(f64::MIN_POSITIVE);
-            println!(
-                "  {label:8} compile {:6.2}x   validate_content {:6.2}x",
-                comp.as_secs_f64() / p,
-                val.as_secs_f64() / p
-            );
+
+            let mut once = c.benchmark_group("once");
+            once.bench_function(BenchmarkId::new("ours", label), |b| {
+                b.iter(|| {
+                    compile(black_box(&schema))
+                        .map(|spec| validate_content(&spec, black_box(&content)).is_ok())
+                })
+            });
+            once.bench_function(BenchmarkId::new("jsonschema", label), |b| {
+                b.iter(|| peer(black_box(&schema)).map(|v| v.validate(black_box(&content)).is_ok()))
+            });
+            once.finish();
+
+            let mut repeated = c.benchmark_group("repeated");
+            repeated.bench_function(BenchmarkId::new("ours", label), |b| {
+                b.iter(|| validate_content(black_box(&spec), black_box(&content)).is_ok())
+            });
+            repeated.bench_function(BenchmarkId::new("jsonschema", label), |b| {
+                b.iter(|| validator.validate(black_box(&content)).is_ok())
+            });
+            repeated.finish();
         }
     }
 
     pub fn run() {
-        let mut c = Criterion::default().configure_from_args();
+        // Short by default (scripts/bench must take minutes, not more); criterion's flags
+        // (e.g. `-- --measurement-time 10`) override.
+        let mut c = Criterion::default()
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+            .sample_size(30)
+            .configure_from_args();
         benches(&mut c);
         c.final_summary();
-        ratios();
     }
 }
