@@ -1,0 +1,33 @@
+//! A field's `default` (SEP-1034): it must be a value of the field's kind.
+
+use super::members::{err, show};
+use crate::schema::form::FieldKind;
+use crate::schema::SchemaError;
+use crate::validate::{value_fits_kind, KindMismatch};
+use serde_json::Value;
+
+/// A default must be a value of the field's kind (right JSON type, integral for integers, one
+/// of the options for choices). A default of the right kind that breaks a length, format,
+/// pattern or range constraint is kept: the user sees it pre-filled and validation flags it.
+pub(super) fn check_default(
+    name: &str,
+    kind: &FieldKind,
+    d: &Value,
+    path: &str,
+) -> Result<(), SchemaError> {
+    let path = format!("{path}/default");
+    match value_fits_kind(kind, d) {
+        Ok(()) => Ok(()),
+        Err(KindMismatch::Type(expected)) => Err(err(
+            &path,
+            format!(
+                "The default of \"{name}\" is {}, but the field holds {expected}.",
+                show(d)
+            ),
+        )),
+        Err(KindMismatch::NotAnOption(v)) => Err(err(
+            &path,
+            format!("The default of \"{name}\" includes \"{v}\", which is not one of its choices."),
+        )),
+    }
+}

@@ -1,0 +1,33 @@
+//! Number and integer fields: the four bounds.
+
+use super::members::{err, show};
+use crate::schema::form::NumberBounds;
+use crate::schema::SchemaError;
+use serde_json::{Map, Value};
+
+pub(super) fn bounds(obj: &Map<String, Value>, path: &str) -> Result<NumberBounds, SchemaError> {
+    let b = NumberBounds {
+        minimum: opt_number(obj, "minimum", path)?,
+        maximum: opt_number(obj, "maximum", path)?,
+        exclusive_minimum: opt_number(obj, "exclusiveMinimum", path)?,
+        exclusive_maximum: opt_number(obj, "exclusiveMaximum", path)?,
+    };
+    Ok(b)
+}
+
+fn opt_number(obj: &Map<String, Value>, key: &str, path: &str) -> Result<Option<f64>, SchemaError> {
+    match obj.get(key) {
+        None => Ok(None),
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(f) if f.is_finite() => Ok(Some(f)),
+            _ => Err(err(
+                &format!("{path}/{key}"),
+                format!("\"{key}\" must be a finite number."),
+            )),
+        },
+        Some(other) => Err(err(
+            &format!("{path}/{key}"),
+            format!("\"{key}\" must be a number, not {}.", show(other)),
+        )),
+    }
+}

@@ -1,0 +1,121 @@
+//! Text fields: lengths, format and pattern, and the form's budget of checked patterns.
+
+use super::choices::{enum_options, titled_options};
+use super::members::{err, opt_count, show};
+use crate::schema::form::{Field, FieldKind, StringFormat};
+use crate::schema::pattern::{Pattern, MAX_CHECKED_PATTERNS_PER_FORM, MAX_FORM_PROGRAM_LEN};
+use crate::schema::SchemaError;
+use serde_json::{Map, Value};
+
+/// Keeps the form's checked patterns within [`MAX_CHECKED_PATTERNS_PER_FORM`] and
+/// [`MAX_FORM_PROGRAM_LEN`]: the patterns of later fields are kept unchecked (in words),
+/// so a server cannot make one form's checks cost what it likes.
+#[derive(Default)]
+pub(super) struct PatternBudget {
+    checked: usize,
+    program: usize,
+}
+
+impl PatternBudget {
+    pub(super) fn apply(&mut self, field: &mut Field) {
+        let FieldKind::String { pattern, .. } = &mut field.kind else {
+            return;
+        };
+        let Some(p) = pattern.take() else {
+            return;
+        };
+        if p.not_checked().is_some() {
+            *pattern = Some(p);
+            return;
+        }
+        let len = p.program_len();
+        *pattern = Some(if self.checked >= MAX_CHECKED_PATTERNS_PER_FORM {
+            p.unchecked(format!(
+                "this form checks the patterns of its first {MAX_CHECKED_PATTERNS_PER_FORM} fields that have one"
+            ))
+        } else if self.program.saturating_add(len) > MAX_FORM_PROGRAM_LEN {
+            p.unchecked(format!(
+                "the form's patterns together would need more than {MAX_FORM_PROGRAM_LEN} steps of program"
+            ))
+        } else {
+            self.checked += 1;
+            self.program += len;
+            p
+        });
+    }
+}
+
+pub(super) fn string_kind(
+    name: &str,
+    obj: &Map<String, Value>,
+    path: &str,
+) -> Result<FieldKind, SchemaError> {
+    let has_enum = obj.contains_key("enum");
+    let has_one_of = obj.contains_key("oneOf");
+    if has_enum && has_one_of {
+        return Err(err(
+            path,
+            format!("\"{name}\" has both \"enum\" and \"oneOf\"; use one of them."),
+        ));
+    }
+    if has_one_of {
+        let options = titled_options(name, obj.get("oneOf"), &format!("{path}/oneOf"))?;
+        return Ok(FieldKind::Select { options });
+    }
+    if has_enum {
+        let options = enum_options(name, obj, path)?;
+        return Ok(FieldKind::Select { options });
+    }
+    let min_length = opt_count(obj, "minLength", path)?;
+    let max_length = opt_count(obj, "maxLength", path)?;
+    if let (Some(lo), Some(hi)) = (min_length, max_length) {
+        if lo > hi {
+            return Err(err(
+                &format!("{path}/maxLength"),
+                format!(
+                    "\"{name}\" has maxLength {hi} below its minLength {lo}, so no answer fits."
+                ),
+            ));
+        }
+    }
+    let format = match obj.get("format") {
+        None => None,
+        Some(Value::String(f)) => match f.as_str() {
+            "email" => Some(StringFormat::Email),
+            "uri" => Some(StringFormat::Uri),
+            "date" => Some(StringFormat::Date),
+            "date-time" => Some(StringFormat::DateTime),
+            // Unknown formats are annotations in JSON Schema: a plain text box is still useful.
+            _ => None,
+        },
+        Some(other) => {
+            return Err(err(
+                &format!("{path}/format"),
+                format!(
+                    "The format of \"{name}\" must be a string, not {}.",
+                    show(other)
+                ),
+            ))
+        }
+    };
+    let pattern = match obj.get("pattern") {
+        None => None,
+        // Never refused for what it says: one this client cannot check is kept unchecked.
+        Some(Value::String(p)) => Some(Pattern::compile(p)),
+        Some(other) => {
+            return Err(err(
+                &format!("{path}/pattern"),
+                format!(
+                    "The pattern of \"{name}\" must be a string, not {}.",
+                    show(other)
+                ),
+            ))
+        }
+    };
+    Ok(FieldKind::String {
+        min_length,
+        max_length,
+        format,
+        pattern,
+    })
+}
