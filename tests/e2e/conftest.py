@@ -1,7 +1,12 @@
 """Shared pytest fixtures for the end-to-end tests.
 
+Safe for parallel workers (`pytest -n N`, pytest-xdist): each worker is its own session,
+with its own session fixtures; every server the harness starts binds a port the system
+picks (none is fixed or chosen in advance); logs and traces have names no other server
+shares; `www/` is only read.
+
 - `demo_server`: the demo MCP server (both eras, CORS for any loopback page), one per
-  test session; `make_demo_server(options)`: extra servers with other options (e.g.
+  test session (worker); `make_demo_server(options)`: extra servers with other options (e.g.
   `["--no-cors"]`), stopped after the test; each has `.url`, `.origin`, `.stop()`,
   `.restart()` (same port and `requestState` key, for the fault tests).
 - `www`: `www/` served on 127.0.0.1 (`.origin`); fails, never skips, when `www/pkg` (the

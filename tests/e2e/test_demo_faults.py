@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from demo_server.texts import BookTable, DeleteFolder, Deposit, PlanTrip
 from harness import button, control_by_label, wait_css, wait_for, wait_text
 from test_demo_flows import LEGACY, MODERN, call_from_form, card, open_app, result_text, set_checkbox, set_text
 
@@ -17,26 +18,28 @@ from test_demo_flows import LEGACY, MODERN, call_from_form, card, open_app, resu
 def test_modern_server_down_during_pending_elicitation(driver: Any, app_url: Any, make_demo_server: Any) -> None:
     server = make_demo_server()
     open_app(driver, app_url, server, MODERN, "plan_trip", {})
-    where = card(driver, "form", "Where to?")
-    who = card(driver, "form", "Who is travelling?")
-    extras = card(driver, "form", "Any extras?")
-    set_text(where, "City", "Lisbon")
-    set_text(who, "Adults", "3")
-    set_checkbox(extras, "Travel insurance", True)
+    where = card(driver, "form", PlanTrip.DESTINATION)
+    who = card(driver, "form", PlanTrip.TRAVELLERS)
+    extras = card(driver, "form", PlanTrip.EXTRAS)
+    set_text(where, PlanTrip.CITY, "Lisbon")
+    set_text(who, PlanTrip.ADULTS, "3")
+    set_checkbox(extras, PlanTrip.INSURANCE, True)
     server.stop()
     button(where, "Submit").click()
     button(who, "Submit").click()
     button(extras, "Submit").click()
     wait_text(driver, "[data-elicitation] [role=alert]", "Cannot reach the server")
     # Nothing typed is lost.
-    assert control_by_label(where, "City").get_attribute("value") == "Lisbon"
-    assert control_by_label(who, "Adults").get_attribute("value") == "3"
-    assert control_by_label(extras, "Travel insurance").is_selected()
+    assert control_by_label(where, PlanTrip.CITY).get_attribute("value") == "Lisbon"
+    assert control_by_label(who, PlanTrip.ADULTS).get_attribute("value") == "3"
+    assert control_by_label(extras, PlanTrip.INSURANCE).is_selected()
     server.start()
     button(extras, "Submit").click()
     result_text(
         driver,
-        'accepted destination={"city": "Lisbon"} travellers={"adults": 3, "children": 0} extras={"insurance": true}',
+        PlanTrip.ACCEPTED.format(
+            destination='{"city": "Lisbon"}', travellers='{"adults": 3, "children": 0}', extras='{"insurance": true}'
+        ),
     )
 
 
@@ -44,8 +47,8 @@ def test_legacy_server_down_during_pending_elicitation(driver: Any, app_url: Any
     """2025-11-25: the server's request dies with it, so resending re-runs the call on a new
     session and delivers the same answer to the same question: nothing is retyped."""
     server = make_demo_server()
-    open_app(driver, app_url, server, LEGACY, "book_table", {"date": "2025-12-25", "party_size": 2})
-    form = card(driver, "form", "No tables for 2 on 2025-12-25.")
+    open_app(driver, app_url, server, LEGACY, "book_table", {"date": BookTable.FULL_DATE, "party_size": 2})
+    form = card(driver, "form", BookTable.QUESTION.format(party_size=2, date=BookTable.FULL_DATE))
     set_checkbox(form, "Accept Alternative", True)
     set_text(form, "Date", "2025-12-28")
     server.stop()
@@ -60,7 +63,7 @@ def test_legacy_server_down_during_pending_elicitation(driver: Any, app_url: Any
     assert control_by_label(form, "Accept Alternative").is_selected()
     server.start()
     button(form, "Submit").click()
-    result_text(driver, "Booked a table for 2 on 2025-12-28.")
+    result_text(driver, BookTable.BOOKED.format(party_size=2, date="2025-12-28"))
 
 
 def test_legacy_url_card_opened_after_a_restart_waits_then_completes(
@@ -72,7 +75,7 @@ def test_legacy_url_card_opened_after_a_restart_waits_then_completes(
     completes on `confirm_deposit`: it must not stay at `sending` with its buttons dead."""
     server = make_demo_server()
     open_app(driver, app_url, server, LEGACY, "pay_deposit", {"booking_id": "r1"})
-    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
+    url_card = card(driver, "url", Deposit.MESSAGE)
     server.stop()
     wait_for(
         driver,
@@ -83,11 +86,11 @@ def test_legacy_url_card_opened_after_a_restart_waits_then_completes(
     before = set(driver.window_handles)
     button(url_card, "Open in new tab").click()
     wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
-    result_text(driver, "Complete the payment in your browser.")
+    result_text(driver, Deposit.PAY)
     wait_css(driver, "[data-elicitation][data-mode=url][data-state=waiting]")
     wait_text(driver, "[data-elicitation][data-mode=url] .mce-status", "Answer sent.")
     call_from_form(driver, "confirm_deposit", {"Booking Id": "r1"})
-    result_text(driver, "Deposit deposit-r1 confirmed.")
+    result_text(driver, Deposit.CONFIRMED.format(elicitation_id="deposit-r1"))
     done = wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
     assert "Sending" not in done.text, done.text
 
@@ -119,18 +122,18 @@ def test_legacy_card_of_a_restarted_session_is_not_answered_on_the_new_one(
     call) is made again, and the answer goes to that call's question only."""
     server = make_demo_server()
     open_app(driver, app_url, server, LEGACY, "delete_folder", {"path": "/tmp/a"})
-    first = card(driver, "form", "/tmp/a has 2 file(s). Delete anyway?")
-    call_from_form(driver, "book_table", {"Date": "2025-12-25"})
-    card(driver, "form", "No tables for 2 on 2025-12-25.")
+    first = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/a"))
+    call_from_form(driver, "book_table", {"Date": BookTable.FULL_DATE})
+    card(driver, "form", BookTable.QUESTION.format(party_size=2, date=BookTable.FULL_DATE))
     server.restart()
     call_from_form(driver, "delete_folder", {"Path": "/tmp/c"})
-    other = card(driver, "form", "/tmp/c has 2 file(s). Delete anyway?")
+    other = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/c"))
     set_checkbox(first, "Ok", True)
     button(first, "Submit").click()
-    result_text(driver, "deleted /tmp/a")
+    result_text(driver, DeleteFolder.DELETED.format(path="/tmp/a"))
     posted = _answers_posted(server)
     # One answer reached the new session: the re-run's own question, with what was typed.
     assert [a.get("result", {}).get("content") for a in posted] == [{"ok": True}], posted
-    assert "deleted /tmp/c" not in driver.find_element("css selector", "body").text
+    assert DeleteFolder.DELETED.format(path="/tmp/c") not in driver.find_element("css selector", "body").text
     # The card of the other call still waits, untouched.
     assert other.is_displayed() and not other.find_elements("css selector", "[role=alert]")

@@ -21,6 +21,23 @@ import json
 from typing import Any
 
 import pytest
+from demo_server.texts import (
+    CANCELLED,
+    DECLINED,
+    SERVER_NAME,
+    BookInRegion,
+    BookTable,
+    DeleteFolder,
+    Deposit,
+    Endless,
+    NoteResource,
+    PlanTrip,
+    Route,
+    SetupAccount,
+    SlowReport,
+    TripBrief,
+    Vault,
+)
 from harness import button, control_by_label, wait_css, wait_for, wait_text
 
 LEGACY = "2025-11-25"
@@ -139,15 +156,15 @@ def set_text(scope: Any, label: str, text: str) -> None:
 @pytest.mark.parametrize(
     ("action", "expected"),
     [
-        ("Submit", "Booked a table for 2 on 2025-12-27."),
-        ("Decline", "declined: no table booked"),
-        ("Cancel", "cancelled: no table booked"),
+        ("Submit", BookTable.BOOKED.format(party_size=2, date="2025-12-27")),
+        ("Decline", BookTable.REFUSED.format(outcome=DECLINED)),
+        ("Cancel", BookTable.REFUSED.format(outcome=CANCELLED)),
     ],
 )
 def test_legacy_book_table(driver: Any, app_url: Any, demo_server: Any, action: str, expected: str) -> None:
-    open_app(driver, app_url, demo_server, LEGACY, "book_table", {"date": "2025-12-25", "party_size": 2})
-    form = card(driver, "form", "No tables for 2 on 2025-12-25. Would you like to try another date?")
-    assert control_by_label(form, "Date").get_attribute("value") == "2025-12-26", "the default is pre-filled"
+    open_app(driver, app_url, demo_server, LEGACY, "book_table", {"date": BookTable.FULL_DATE, "party_size": 2})
+    form = card(driver, "form", BookTable.QUESTION.format(party_size=2, date=BookTable.FULL_DATE))
+    assert control_by_label(form, "Date").get_attribute("value") == BookTable.DEFAULT_DATE, "the default is pre-filled"
     if action == "Submit":
         set_checkbox(form, "Accept Alternative", True)
         set_text(form, "Date", "2025-12-27")
@@ -157,7 +174,7 @@ def test_legacy_book_table(driver: Any, app_url: Any, demo_server: Any, action: 
 
 def test_modern_book_table_has_no_back_channel(driver: Any, app_url: Any, demo_server: Any) -> None:
     """2026-07-28 has no server-to-client requests: the SDK refuses `ctx.elicit`; we say so."""
-    open_app(driver, app_url, demo_server, MODERN, "book_table", {"date": "2025-12-25", "party_size": 2})
+    open_app(driver, app_url, demo_server, MODERN, "book_table", {"date": BookTable.FULL_DATE, "party_size": 2})
     alert = app_error(driver, "back-channel")
     assert "book_table" in alert.text
 
@@ -169,17 +186,17 @@ def test_modern_book_table_has_no_back_channel(driver: Any, app_url: Any, demo_s
 @pytest.mark.parametrize(
     ("action", "expected"),
     [
-        ("Submit", "deleted /tmp/project"),
-        ("Decline", "declined: folder not deleted"),
-        ("Cancel", "cancelled: folder not deleted"),
+        ("Submit", DeleteFolder.DELETED.format(path="/tmp/project")),
+        ("Decline", DeleteFolder.REFUSED.format(outcome=DECLINED)),
+        ("Cancel", DeleteFolder.REFUSED.format(outcome=CANCELLED)),
     ],
 )
 def test_delete_folder(driver: Any, app_url: Any, demo_server: Any, protocol: str, action: str, expected: str) -> None:
     open_app(driver, app_url, demo_server, protocol, "delete_folder", {"path": "/tmp/project"})
-    form = card(driver, "form", "/tmp/project has 2 file(s). Delete anyway?")
+    form = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/project"))
     # The spec's MUST: the card says which server asks (its serverInfo name and host).
     asker = form.find_element("css selector", "[data-testid=requesting-server]").text
-    assert "mcp-elicit demo" in asker and f"127.0.0.1:{demo_server.port}" in asker, asker
+    assert SERVER_NAME in asker and f"127.0.0.1:{demo_server.port}" in asker, asker
     if action == "Submit":
         set_checkbox(form, "Ok", True)
     button(form, action).click()
@@ -189,10 +206,10 @@ def test_delete_folder(driver: Any, app_url: Any, demo_server: Any, protocol: st
 def test_delete_folder_keep(driver: Any, app_url: Any, demo_server: Any) -> None:
     """Accept with the box unchecked sends `{"ok": false}`."""
     open_app(driver, app_url, demo_server, MODERN, "delete_folder", {"path": "/tmp/project"})
-    form = card(driver, "form", "Delete anyway?")
+    form = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/project"))
     set_checkbox(form, "Ok", False)
     button(form, "Submit").click()
-    result_text(driver, "kept /tmp/project")
+    result_text(driver, DeleteFolder.KEPT.format(path="/tmp/project"))
 
 
 # --- URL mode ----------------------------------------------------------------------------
@@ -200,27 +217,27 @@ def test_delete_folder_keep(driver: Any, app_url: Any, demo_server: Any) -> None
 
 def test_legacy_url_flow_opens_tab_and_completes(driver: Any, app_url: Any, demo_server: Any) -> None:
     open_app(driver, app_url, demo_server, LEGACY, "pay_deposit", {"booking_id": "b1"})
-    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
-    assert "https://pay.example.com/deposit/b1" in url_card.text
+    url_card = card(driver, "url", Deposit.MESSAGE)
+    assert Deposit.URL.format(booking_id="b1") in url_card.text
     assert "pay.example.com" in url_card.text
     before = set(driver.window_handles)
     button(url_card, "Open in new tab").click()
     wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
-    result_text(driver, "Complete the payment in your browser.")
+    result_text(driver, Deposit.PAY)
     assert url_card.get_attribute("data-state") == "waiting"
     call_from_form(driver, "confirm_deposit", {"Booking Id": "b1"})
-    result_text(driver, "Deposit deposit-b1 confirmed.")
+    result_text(driver, Deposit.CONFIRMED.format(elicitation_id="deposit-b1"))
     wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
 
 
 @pytest.mark.parametrize(
     ("action", "expected"),
-    [("Decline", "declined: no deposit paid"), ("Cancel", "cancelled: no deposit paid")],
+    [("Decline", Deposit.REFUSED.format(outcome=DECLINED)), ("Cancel", Deposit.REFUSED.format(outcome=CANCELLED))],
 )
 @pytest.mark.parametrize("protocol", [LEGACY, MODERN])
 def test_url_flow_refused(driver: Any, app_url: Any, demo_server: Any, protocol: str, action: str, expected: str) -> None:
     open_app(driver, app_url, demo_server, protocol, "pay_deposit", {"booking_id": "b2"})
-    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
+    url_card = card(driver, "url", Deposit.MESSAGE)
     button(url_card, action).click()
     result_text(driver, expected)
 
@@ -228,19 +245,19 @@ def test_url_flow_refused(driver: Any, app_url: Any, demo_server: Any, protocol:
 def test_modern_url_flow_accept(driver: Any, app_url: Any, demo_server: Any) -> None:
     """2026-07-28: the URL request comes in `inputRequests`; Open answers accept in the replay."""
     open_app(driver, app_url, demo_server, MODERN, "pay_deposit", {"booking_id": "b3"})
-    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
+    url_card = card(driver, "url", Deposit.MESSAGE)
     before = set(driver.window_handles)
     button(url_card, "Open in new tab").click()
     wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
-    result_text(driver, "Complete the payment in your browser.")
+    result_text(driver, Deposit.PAY)
 
 
 def test_legacy_url_elicitation_required_then_retry(driver: Any, app_url: Any, demo_server: Any) -> None:
     """-32042: the URL elicitations in the error are shown; after the URL step, retry works."""
     open_app(driver, app_url, demo_server, LEGACY, "open_vault", {"vault": "v1"})
     app_error(driver, "open_vault")
-    url_card = card(driver, "url", "Sign in to open vault v1.")
-    assert "https://vault.example.com/unlock/v1" in url_card.text
+    url_card = card(driver, "url", Vault.MESSAGE.format(vault="v1"))
+    assert Vault.URL.format(vault="v1") in url_card.text
     # Retrying before the URL step meets the same -32042: its card replaces the first
     # (the old element goes), rather than piling up beside it.
     from selenium.webdriver.common.by import By
@@ -250,16 +267,16 @@ def test_legacy_url_elicitation_required_then_retry(driver: Any, app_url: Any, d
     wait_for(driver, expected_conditions.staleness_of(url_card), "the retry's card to replace the first")
     app_error(driver, "open_vault")
     assert len(driver.find_elements(By.CSS_SELECTOR, "[data-elicitation][data-mode=url]")) == 1
-    url_card = card(driver, "url", "Sign in to open vault v1.")
+    url_card = card(driver, "url", Vault.MESSAGE.format(vault="v1"))
     before = set(driver.window_handles)
     button(url_card, "Open in new tab").click()
     wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
     wait_css(driver, "[data-elicitation][data-mode=url][data-state=waiting]")
     call_from_form(driver, "unlock_vault", {"Vault": "v1"})
-    result_text(driver, "Vault v1 unlocked.")
+    result_text(driver, Vault.UNLOCKED.format(vault="v1"))
     wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
     call_from_form(driver, "open_vault", {"Vault": "v1"})
-    result_text(driver, "Vault v1 opened.")
+    result_text(driver, Vault.OPENED.format(vault="v1"))
 
 
 # --- several questions, chains, the round bound -------------------------------------------
@@ -268,35 +285,38 @@ def test_legacy_url_elicitation_required_then_retry(driver: Any, app_url: Any, d
 def test_modern_round_with_several_questions(driver: Any, app_url: Any, demo_server: Any) -> None:
     """One modern round carries three questions: all are shown at once, answered, then replayed."""
     open_app(driver, app_url, demo_server, MODERN, "plan_trip", {})
-    where = card(driver, "form", "Where to?")
-    who = card(driver, "form", "Who is travelling?")
-    extras = card(driver, "form", "Any extras?")
-    set_text(where, "City", "Paris")
-    set_checkbox(extras, "Travel insurance", True)
+    where = card(driver, "form", PlanTrip.DESTINATION)
+    who = card(driver, "form", PlanTrip.TRAVELLERS)
+    extras = card(driver, "form", PlanTrip.EXTRAS)
+    set_text(where, PlanTrip.CITY, "Paris")
+    set_checkbox(extras, PlanTrip.INSURANCE, True)
     button(where, "Submit").click()
     button(who, "Submit").click()
     button(extras, "Submit").click()
     result_text(
         driver,
-        'accepted destination={"city": "Paris"} travellers={"adults": 2, "children": 0} extras={"insurance": true}',
+        PlanTrip.ACCEPTED.format(
+            destination='{"city": "Paris"}', travellers='{"adults": 2, "children": 0}', extras='{"insurance": true}'
+        ),
     )
 
 
 @pytest.mark.parametrize("protocol", [LEGACY, MODERN])
 def test_three_round_chain(driver: Any, app_url: Any, demo_server: Any, protocol: str) -> None:
     open_app(driver, app_url, demo_server, protocol, "setup_account", {})
-    in_card(driver, "Step 1 of 3", lambda c: set_text(c, "Username", "alice"))
-    press(driver, "Step 1 of 3", "Submit")
-    press(driver, "Step 2 of 3: which plan for alice?", "Submit")
-    in_card(driver, "Step 3 of 3: newsletter for the free plan?", lambda c: set_checkbox(c, "Newsletter", True))
-    press(driver, "Step 3 of 3: newsletter for the free plan?", "Submit")
-    result_text(driver, "account alice on free plan, newsletter=true")
+    in_card(driver, SetupAccount.USERNAME_QUESTION, lambda c: set_text(c, SetupAccount.USERNAME, "alice"))
+    press(driver, SetupAccount.USERNAME_QUESTION, "Submit")
+    press(driver, SetupAccount.PLAN_QUESTION.format(username="alice"), "Submit")
+    newsletter = SetupAccount.NEWSLETTER_QUESTION.format(plan="free")
+    in_card(driver, newsletter, lambda c: set_checkbox(c, SetupAccount.NEWSLETTER, True))
+    press(driver, newsletter, "Submit")
+    result_text(driver, SetupAccount.DONE.format(username="alice", plan="free", newsletter="true"))
 
 
 def test_modern_endless_questions_hit_the_round_bound(driver: Any, app_url: Any, demo_server: Any) -> None:
     open_app(driver, app_url, demo_server, MODERN, "endless_questions", {})
     for n in range(1, 11):
-        press(driver, f"Question {n}: shall I ask again?", "Submit")
+        press(driver, Endless.QUESTION.format(n=n), "Submit")
     alert = app_error(driver, "stopped after 10 rounds")
     assert "endless_questions" in alert.text
 
@@ -304,9 +324,9 @@ def test_modern_endless_questions_hit_the_round_bound(driver: Any, app_url: Any,
 def test_legacy_endless_questions_until_cancel(driver: Any, app_url: Any, demo_server: Any) -> None:
     open_app(driver, app_url, demo_server, LEGACY, "endless_questions", {})
     for n in (1, 2):
-        press(driver, f"Question {n}: shall I ask again?", "Submit")
-    press(driver, "Question 3: shall I ask again?", "Cancel")
-    result_text(driver, "stopped after 2 answers: cancel")
+        press(driver, Endless.QUESTION.format(n=n), "Submit")
+    press(driver, Endless.QUESTION.format(n=3), "Cancel")
+    result_text(driver, Endless.STOPPED.format(answers=2, action="cancel"))
 
 
 # --- connecting ---------------------------------------------------------------------------
@@ -325,15 +345,15 @@ def test_connect_by_typing_the_url(driver: Any, app_url: Any, demo_server: Any) 
     button(driver, "Connect").click()
     wait_text(driver, "[data-testid=connection-status]", "connected · ")
     call_from_form(driver, "book_table", {"Date": "2025-12-30", "Party Size": "4"})
-    result = result_text(driver, "Booked a table for 4 on 2025-12-30.")
+    result = result_text(driver, BookTable.BOOKED.format(party_size=4, date="2025-12-30"))
     assert result.get_attribute("data-is-error") == "false"
 
 
 def test_modern_mcp_param_header_mirrors_the_argument(driver: Any, app_url: Any, demo_server: Any) -> None:
     """`region` carries `x-mcp-header`: the modern call must send `Mcp-Param-Region` (else -32020)."""
     open_app(driver, app_url, demo_server, MODERN, "book_in_region", {"region": "eu-west"})
-    press(driver, "Book a table in region eu-west?", "Submit")
-    result_text(driver, "Booked in region eu-west.")
+    press(driver, BookInRegion.QUESTION.format(region="eu-west"), "Submit")
+    result_text(driver, BookInRegion.BOOKED.format(region="eu-west"))
 
 
 # --- tools whose input schema is not a flat form: the JSON editor -------------------------
@@ -352,7 +372,7 @@ def test_nested_arguments_go_through_the_json_editor(driver: Any, app_url: Any, 
     assert editor.get_attribute("value").endswith('"Bergen"'), "the typed text is kept"
     editor.send_keys("}]}")
     button(tool, "Call tool").click()
-    result_text(driver, "route: Oslo (2 nights), Bergen (1 night)")
+    result_text(driver, Route.ROUTE.format(legs="Oslo (2 nights), Bergen (1 night)"))
 
 
 def test_modern_state_only_result_is_retried_after_a_back_off(driver: Any, app_url: Any, demo_server: Any) -> None:
@@ -369,7 +389,7 @@ def test_modern_state_only_result_is_retried_after_a_back_off(driver: Any, app_u
         return f"error: {alert}" if alert else shown or None
 
     outcome = wait_for(driver, ended, "the slow_report call to end")
-    assert outcome == "report ready after 2 retries", outcome
+    assert outcome == SlowReport.READY.format(tries=2), outcome
 
 
 # --- prompts and resources from the demo --------------------------------------------------
@@ -381,10 +401,10 @@ def test_prompt_asks_then_shows_its_messages(driver: Any, app_url: Any, demo_ser
     prompt = wait_css(driver, "[data-prompt=trip_brief]")
     set_text(prompt, "city", "Oslo")
     button(prompt, "Get prompt").click()
-    form = card(driver, "form", "How many days in Oslo?")
-    set_text(form, "Days", "4")
+    form = card(driver, "form", TripBrief.QUESTION.format(city="Oslo"))
+    set_text(form, TripBrief.DAYS, "4")
     button(form, "Submit").click()
-    result = result_text(driver, "user: Plan a 4-day trip to Oslo.")
+    result = result_text(driver, "user: " + TripBrief.PLAN.format(days=4, city="Oslo"))
     assert result.get_attribute("data-kind") == "prompt"
 
 
@@ -396,9 +416,9 @@ def test_resource_template_asks_then_shows_the_contents(
     template = wait_css(driver, "[data-resource-template='notes://{name}']")
     set_text(template, "name", "groceries")
     button(template, "Read resource").click()
-    form = card(driver, "form", "Reveal note groceries?")
+    form = card(driver, "form", NoteResource.QUESTION.format(name="groceries"))
     button(form, "Decline").click()
-    result = result_text(driver, "Note groceries stays hidden.")
+    result = result_text(driver, NoteResource.HIDDEN.format(name="groceries"))
     assert result.get_attribute("data-kind") == "resource"
 
 
@@ -432,5 +452,5 @@ def test_auto_falls_back_to_legacy_when_discover_never_answers(driver: Any, app_
     waited = traced("initialize")[0]["started"] - probes[0]["started"]
     assert waited >= DISCOVER_HELD_AT_LEAST_S, f"the handshake started {waited:.1f} s after the probe"
     press_call_tool(driver, "delete_folder")
-    press(driver, "/tmp/project has 2 file(s)", "Decline")
-    result_text(driver, "declined: folder not deleted")
+    press(driver, DeleteFolder.QUESTION.format(path="/tmp/project"), "Decline")
+    result_text(driver, DeleteFolder.REFUSED.format(outcome=DECLINED))

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import pytest
+from demo_server.texts import Route, Vault
 from harness import WWW, ModernClient, StaticServer, button, control_by_label, http_request, wait_css, wait_for, wait_text
 from test_demo_flows import LEGACY, MODERN, app_error, card, open_app, result_text, set_text
 
@@ -69,7 +70,7 @@ def test_retry_sits_beside_the_alert_and_runs_the_call_again(driver: Any, app_ur
     once the URL step is done (out of band here), Retry call runs the call again."""
     open_app(driver, app_url, demo_server, LEGACY, "open_vault", {"vault": "v-retry"})
     alert = app_error(driver, "open_vault")
-    card(driver, "url", "Sign in to open vault v-retry.")
+    card(driver, "url", Vault.MESSAGE.format(vault="v-retry"))
     retry = wait_css(driver, "button.retry")
     assert retry.text.strip() == "Retry call"
     assert "Retry call" not in alert.text, alert.text
@@ -77,7 +78,7 @@ def test_retry_sits_beside_the_alert_and_runs_the_call_again(driver: Any, app_ur
     # The URL step, finished elsewhere (the site's own server would do this).
     ModernClient(demo_server.url).call_tool("unlock_vault", {"vault": "v-retry"})
     retry.click()
-    result_text(driver, "Vault v-retry opened.")
+    result_text(driver, Vault.OPENED.format(vault="v-retry"))
     # The result and the cleared alert are the call's last updates: Retry is gone with them.
     wait_for(driver, lambda d: not alert_text(d).strip(), "the alert cleared")
     assert not driver.find_elements("css selector", "button.retry"), "no Retry once the call succeeded"
@@ -106,7 +107,7 @@ def test_a_link_fills_in_the_tool_and_waits_for_the_click(
     notes = [n.text for n in tool.find_elements("css selector", "[data-testid=from-link]")]
     result_before = driver.find_element("css selector", "[data-testid=tool-result]").text.strip()
     button(tool, "Call tool").click()
-    result_text(driver, "Vault v-link unlocked.")
+    result_text(driver, Vault.UNLOCKED.format(vault="v-link"))
     # The trace has every call that ended: had the link run the tool, there would be two.
     assert tool_calls(server) == 1, server.methods()
     assert not result_before, result_before
@@ -127,7 +128,7 @@ def test_a_link_fills_in_the_json_editor_and_says_what_it_left_out(
     editor = control_by_label(tool, "Arguments for plan_route (JSON)")
     assert json.loads(editor.get_attribute("value")) == stops
     button(tool, "Call tool").click()
-    result_text(driver, "route: Oslo (2 nights)")
+    result_text(driver, Route.ROUTE.format(legs="Oslo (2 nights)"))
     assert tool_calls(server) == 1, server.methods()
 
     driver.get(app_url(server=server.url, protocol=MODERN, tool="unlock_vault", args={"vault": 7, "extra": "x"}))

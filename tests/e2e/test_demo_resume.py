@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from demo_server.texts import Deposit, Resume
 from harness import button, wait_css, wait_for
 from test_demo_flows import LEGACY, call_from_form, card, open_app, result_text, set_checkbox
 
@@ -21,10 +22,10 @@ from test_demo_flows import LEGACY, call_from_form, card, open_app, result_text,
 def test_request_stream_closed_by_the_server_is_resumed(driver: Any, app_url: Any, make_demo_server: Any) -> None:
     server = make_demo_server(["--resumable"])
     open_app(driver, app_url, server, LEGACY, "resume_after_drop", {})
-    form = card(driver, "form", "Still there after the reconnect?")
-    set_checkbox(form, "Still there", True)
+    form = card(driver, "form", Resume.QUESTION)
+    set_checkbox(form, Resume.OK, True)
     button(form, "Submit").click()
-    result_text(driver, "resumed: ok")
+    result_text(driver, Resume.OK_RESULT)
 
 
 def test_get_stream_closed_by_the_server_replays_the_completion(
@@ -32,18 +33,18 @@ def test_get_stream_closed_by_the_server_replays_the_completion(
 ) -> None:
     server = make_demo_server(["--resumable"])
     open_app(driver, app_url, server, LEGACY, "pay_deposit", {"booking_id": "r1"})
-    url_card = open_url_card(driver, "deposit/r1")
-    result_text(driver, "Complete the payment in your browser.")
+    url_card = open_url_card(driver, Deposit.URL.format(booking_id="r1"))
+    result_text(driver, Deposit.PAY)
     # A live event on the GET stream gives the client an id to resume from: the completion
     # of another deposit, whose own card turns complete (seen first) while r1's waits on.
     call_from_form(driver, "pay_deposit", {"Booking Id": "warmup"})
-    warmup = open_url_card(driver, "deposit/warmup")
+    warmup = open_url_card(driver, Deposit.URL.format(booking_id="warmup"))
     call_from_form(driver, "confirm_deposit", {"Booking Id": "warmup"})
-    result_text(driver, "Deposit deposit-warmup confirmed.")
+    result_text(driver, Deposit.CONFIRMED.format(elicitation_id="deposit-warmup"))
     wait_for(driver, lambda _: warmup.get_attribute("data-state") == "complete", "the warmup card to complete")
     assert url_card.get_attribute("data-state") == "waiting", "another deposit's completion is not this card's"
     call_from_form(driver, "confirm_deposit_after_drop", {"Booking Id": "r1"})
-    result_text(driver, "Deposit deposit-r1 confirmed after a stream drop.")
+    result_text(driver, Deposit.CONFIRMED_AFTER_DROP.format(elicitation_id="deposit-r1"))
     wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from demo_server.texts import Notes, SlowReport, matches
+from demo_server.tools.faults import SLOW_REPORT_MIN_GAP_MS
 from harness import LegacySession, ModernClient, tool_text
 
-SLOW_REPORT_MIN_GAP_S = 0.04
-"""`SLOW_REPORT_MIN_GAP_MS` of tests/servers/demo_server.py, in seconds."""
+SLOW_REPORT_MIN_GAP_S = SLOW_REPORT_MIN_GAP_MS / 1000
+"""`SLOW_REPORT_MIN_GAP_MS` of the demo server, in seconds."""
 
 
 def test_slow_report_refuses_a_retry_that_does_not_back_off(demo_server: Any) -> None:
@@ -19,7 +21,7 @@ def test_slow_report_refuses_a_retry_that_does_not_back_off(demo_server: Any) ->
     # At once: refused, in words that say why.
     hasty = client.call_tool("slow_report", request_state=state)
     assert hasty["error"]["code"] == -32600, hasty
-    assert "ms after the answer before it" in hasty["error"]["message"], hasty
+    assert matches(SlowReport.TOO_SOON, hasty["error"]["message"]), hasty
 
 
 def test_slow_report_answers_a_client_that_backs_off(demo_server: Any) -> None:
@@ -30,7 +32,7 @@ def test_slow_report_answers_a_client_that_backs_off(demo_server: Any) -> None:
         assert "inputRequests" not in reply["result"], reply
         time.sleep(SLOW_REPORT_MIN_GAP_S * 2)  # the back-off this client owes the server
         reply = client.call_tool("slow_report", request_state=reply["result"]["requestState"])
-    assert tool_text(reply["result"]) == "report ready after 2 retries"
+    assert tool_text(reply["result"]) == SlowReport.READY.format(tries=2)
 
 
 def test_slow_report_refuses_a_state_it_never_issued(make_demo_server: Any) -> None:
@@ -44,7 +46,7 @@ def test_slow_report_refuses_a_state_it_never_issued(make_demo_server: Any) -> N
     time.sleep(SLOW_REPORT_MIN_GAP_S * 2)
     late = client.call_tool("slow_report", request_state=state)
     assert late["error"]["code"] == -32600, late
-    assert "no call this server remembers" in late["error"]["message"], late
+    assert late["error"]["message"] == SlowReport.UNKNOWN.format(n=2), late
 
 
 def test_cut_note_cuts_the_first_replay_of_a_round_mid_body(demo_server: Any) -> None:
@@ -53,7 +55,7 @@ def test_cut_note_cuts_the_first_replay_of_a_round_mid_body(demo_server: Any) ->
     client = ModernClient(demo_server.url)
     first = client.call_tool("cut_note")["result"]
     [(key, asked)] = first["inputRequests"].items()
-    assert asked["params"]["message"] == "Write a note to send twice."
+    assert asked["params"]["message"] == Notes.CUT_QUESTION
     answer = {key: {"action": "accept", "content": {"note": "buy milk"}}}
     replay = {"input_responses": answer, "request_state": first.get("requestState")}
     cut = client.post("tools/call", {"name": "cut_note", "arguments": {}, **_wire(replay)}, name="cut_note")
@@ -66,7 +68,7 @@ def test_cut_note_cuts_the_first_replay_of_a_round_mid_body(demo_server: Any) ->
         raise AssertionError(f"the first replay's response was not cut: {text!r}")
     assert text and not text.rstrip().endswith("}"), text
     again = client.call_tool("cut_note", **replay)
-    assert tool_text(again["result"]) == "noted after a cut: buy milk"
+    assert tool_text(again["result"]) == Notes.NOTED_AFTER_CUT.format(note="buy milk")
 
 
 def _wire(replay: dict[str, Any]) -> dict[str, Any]:
@@ -82,11 +84,11 @@ def test_legacy_flaky_note_fails_the_first_answer_to_each_question(demo_server: 
     try:
         stream = session.start_call("flaky_note")
         ask = next(stream)
-        assert ask["method"] == "elicitation/create" and ask["params"]["message"] == "Write a note to keep."
+        assert ask["method"] == "elicitation/create" and ask["params"]["message"] == Notes.FLAKY_QUESTION
         answer = {"action": "accept", "content": {"note": "buy milk"}}
         assert session.respond(ask["id"], answer) == 503
         assert session.respond(ask["id"], answer) == 202
         done = next(stream)
-        assert tool_text(done["result"]) == "noted: buy milk"
+        assert tool_text(done["result"]) == Notes.NOTED.format(note="buy milk")
     finally:
         session.close()

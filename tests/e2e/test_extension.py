@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from demo_server.texts import DECLINED, SERVER_NAME, DeleteFolder, Deposit
 from harness import (
     CHROMEDRIVER,
     CHROMIUM,
@@ -233,28 +234,28 @@ def test_the_side_panel_answers_a_form_and_a_url_request(
     connect(driver, ext_server, protocol)
 
     call_tool(driver, "delete_folder", {"path": "/tmp/ext"})
-    form = card(driver, "form", "/tmp/ext has 2 file(s). Delete anyway?")
+    form = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/ext"))
     asker = form.find_element("css selector", "[data-testid=requesting-server]").text
-    assert "mcp-elicit demo" in asker and f"127.0.0.1:{ext_server.port}" in asker, asker
+    assert SERVER_NAME in asker and f"127.0.0.1:{ext_server.port}" in asker, asker
     set_checkbox(form, "Ok", True)
     button(form, "Submit").click()
-    tool_text(driver, "deleted /tmp/ext")
+    tool_text(driver, DeleteFolder.DELETED.format(path="/tmp/ext"))
 
     call_tool(driver, "pay_deposit", {"booking_id": "x1"})
-    url_card = card(driver, "url", "A 20 EUR deposit confirms your booking.")
+    url_card = card(driver, "url", Deposit.MESSAGE)
     panel = driver.current_window_handle
     before = set(driver.window_handles)
     button(url_card, "Open in new tab").click()
     wait_for(driver, lambda d: len(set(d.window_handles) - before) == 1, "a new tab")
-    tool_text(driver, "Complete the payment in your browser.")
+    tool_text(driver, Deposit.PAY)
     (tab,) = set(driver.window_handles) - before
     driver.switch_to.window(tab)
-    wait_for(driver, lambda d: d.current_url.startswith("https://pay.example.com/deposit/x1"), "the payment page's URL")
+    wait_for(driver, lambda d: d.current_url.startswith(Deposit.URL.format(booking_id="x1")), "the payment page's URL")
     driver.switch_to.window(panel)
     if protocol == LEGACY:
         # The server's completion notification ends the card's wait.
         call_tool(driver, "confirm_deposit", {"booking_id": "x1"})
-        tool_text(driver, "Deposit deposit-x1 confirmed.")
+        tool_text(driver, Deposit.CONFIRMED.format(elicitation_id="deposit-x1"))
         wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
 
     assert answers_received(ext_server) == [{"action": "accept", "content": {"ok": True}}, {"action": "accept"}]
@@ -371,10 +372,10 @@ def test_under_the_extension_csp_eval_is_refused_and_the_package_works(
 
     connect(driver, ext_server, MODERN)
     call_tool(driver, "delete_folder", {"path": "/tmp/csp"})
-    form = card(driver, "form", "/tmp/csp has 2 file(s). Delete anyway?")
+    form = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/csp"))
     set_checkbox(form, "Ok", True)
     button(form, "Submit").click()
-    tool_text(driver, "deleted /tmp/csp")
+    tool_text(driver, DeleteFolder.DELETED.format(path="/tmp/csp"))
     assert driver.execute_script("return window.violations") == violations, "the package ran into the CSP"
 
 
@@ -400,8 +401,8 @@ def test_the_server_is_kept_and_connected_again_when_the_panel_opens(
     wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY} · 127.0.0.1:{ext_server.port}")
     assert wait_css(driver, "#server").get_attribute("value") == ext_server.url
     call_tool(driver, "delete_folder", {"path": "/tmp/again"})
-    button(card(driver, "form", "/tmp/again"), "Decline").click()
-    tool_text(driver, "declined: folder not deleted")
+    button(card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/again")), "Decline").click()
+    tool_text(driver, DeleteFolder.REFUSED.format(outcome=DECLINED))
 
     # Another scheme is refused in words; the saved server and the connection stay.
     field = wait_css(driver, "#server")

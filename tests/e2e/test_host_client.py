@@ -14,6 +14,18 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from demo_server.texts import (
+    CANCELLED,
+    DECLINED,
+    BookInRegion,
+    ClientRequests,
+    DeleteFolder,
+    Endless,
+    NoteResource,
+    Notes,
+    Route,
+    TripBrief,
+)
 from harness import button, control_by_label, wait_css, wait_for, wait_text
 from test_demo_flows import LEGACY, MODERN, card, set_checkbox, set_text
 
@@ -76,7 +88,7 @@ def tool_text(driver: Any) -> str:
 def test_sampling_handler_answers(driver: Any, www: Any, demo_server: Any, protocol: str) -> None:
     open_host(driver, www, demo_server, protocol, sampling="echo")
     run(driver, "tool", "ask_llm", {"question": "What is 6x7?"})
-    assert tool_text(driver) == "llm (host-page-echo) said: echo: What is 6x7?"
+    assert tool_text(driver) == ClientRequests.SAID.format(model="host-page-echo", text="echo: What is 6x7?")
 
 
 @pytest.mark.parametrize("protocol", BOTH)
@@ -147,14 +159,14 @@ def test_roots_are_the_hosts(driver: Any, www: Any, demo_server: Any, protocol: 
     roots = ("file:///home/me/project", "file:///srv/data")
     open_host(driver, www, demo_server, protocol, roots=roots)
     run(driver, "tool", "list_my_roots")
-    assert tool_text(driver) == "roots: file:///home/me/project file:///srv/data"
+    assert tool_text(driver) == ClientRequests.ROOTS.format(uris=" ".join(roots))
 
 
 @pytest.mark.parametrize("protocol", BOTH)
 def test_no_roots_by_default(driver: Any, www: Any, demo_server: Any, protocol: str) -> None:
     open_host(driver, www, demo_server, protocol)
     run(driver, "tool", "list_my_roots")
-    assert tool_text(driver) == "roots: none"
+    assert tool_text(driver) == ClientRequests.NO_ROOTS
 
 
 # --- prompts and resources that ask for input ----------------------------------------------
@@ -164,9 +176,9 @@ def test_no_roots_by_default(driver: Any, www: Any, demo_server: Any, protocol: 
 @pytest.mark.parametrize(
     ("action", "expected"),
     [
-        ("Submit", "Plan a 5-day trip to Oslo."),
-        ("Decline", "No trip brief for Oslo: declined"),
-        ("Cancel", "No trip brief for Oslo: cancelled"),
+        ("Submit", TripBrief.PLAN.format(days=5, city="Oslo")),
+        ("Decline", TripBrief.REFUSED.format(city="Oslo", outcome=DECLINED)),
+        ("Cancel", TripBrief.REFUSED.format(city="Oslo", outcome=CANCELLED)),
     ],
 )
 def test_prompt_asks_for_input(
@@ -174,10 +186,10 @@ def test_prompt_asks_for_input(
 ) -> None:
     open_host(driver, www, demo_server, protocol)
     run(driver, "prompt", "trip_brief", {"city": "Oslo"})
-    form = card(driver, "form", "How many days in Oslo?")
-    assert control_by_label(form, "Days").get_attribute("value") == "3", "the default is pre-filled"
+    form = card(driver, "form", TripBrief.QUESTION.format(city="Oslo"))
+    assert control_by_label(form, TripBrief.DAYS).get_attribute("value") == "3", "the default is pre-filled"
     if action == "Submit":
-        set_text(form, "Days", "5")
+        set_text(form, TripBrief.DAYS, "5")
     button(form, action).click()
     messages = result(driver)["messages"]
     assert [m["content"]["text"] for m in messages] == [expected]
@@ -187,9 +199,9 @@ def test_prompt_asks_for_input(
 @pytest.mark.parametrize(
     ("action", "expected"),
     [
-        ("Submit", "Note groceries: water the plants."),
-        ("Decline", "Note groceries stays hidden."),
-        ("Cancel", "Note groceries: cancelled."),
+        ("Submit", NoteResource.SHOWN.format(name="groceries")),
+        ("Decline", NoteResource.HIDDEN.format(name="groceries")),
+        ("Cancel", NoteResource.CANCELLED.format(name="groceries")),
     ],
 )
 def test_resource_asks_for_input(
@@ -197,9 +209,9 @@ def test_resource_asks_for_input(
 ) -> None:
     open_host(driver, www, demo_server, protocol)
     run(driver, "resource", "notes://groceries")
-    form = card(driver, "form", "Reveal note groceries?")
+    form = card(driver, "form", NoteResource.QUESTION.format(name="groceries"))
     if action == "Submit":
-        set_checkbox(form, "Reveal", True)
+        set_checkbox(form, NoteResource.OK, True)
     button(form, action).click()
     contents = result(driver)["contents"]
     assert [c["text"] for c in contents] == [expected]
@@ -212,7 +224,7 @@ def test_configured_round_bound(driver: Any, www: Any, demo_server: Any) -> None
     open_host(driver, www, demo_server, MODERN, max_rounds=3)
     run(driver, "tool", "endless_questions")
     for n in range(1, 4):
-        button(card(driver, "form", f"Question {n}: shall I ask again?"), "Submit").click()
+        button(card(driver, "form", Endless.QUESTION.format(n=n)), "Submit").click()
     host_error(driver, "stopped after 3 rounds")
 
 
@@ -226,10 +238,10 @@ def test_modern_non_ascii_resource_uri_is_mirrored_in_mcp_name(driver: Any, www:
     base64-wrapped as the SDK expects (a mismatch would be HTTP 400, -32020)."""
     open_host(driver, www, demo_server, MODERN)
     run(driver, "resource", "notes://日記")
-    form = card(driver, "form", "Reveal note 日記?")
-    set_checkbox(form, "Reveal", True)
+    form = card(driver, "form", NoteResource.QUESTION.format(name="日記"))
+    set_checkbox(form, NoteResource.OK, True)
     button(form, "Submit").click()
-    assert [c["text"] for c in result(driver)["contents"]] == ["Note 日記: water the plants."]
+    assert [c["text"] for c in result(driver)["contents"]] == [NoteResource.SHOWN.format(name="日記")]
 
 
 @pytest.mark.parametrize("protocol", BOTH)
@@ -259,15 +271,15 @@ def test_modern_server_down_keeps_the_answer_and_resends(driver: Any, www: Any, 
     server = make_demo_server()
     open_host(driver, www, server, MODERN)
     run(driver, "resource", "notes://groceries")
-    form = card(driver, "form", "Reveal note groceries?")
-    set_checkbox(form, "Reveal", True)
+    form = card(driver, "form", NoteResource.QUESTION.format(name="groceries"))
+    set_checkbox(form, NoteResource.OK, True)
     server.stop()
     button(form, "Submit").click()
     wait_text(driver, "[data-elicitation] [role=alert]", "Cannot reach the server")
-    assert control_by_label(form, "Reveal").is_selected(), "nothing typed is lost"
+    assert control_by_label(form, NoteResource.OK).is_selected(), "nothing typed is lost"
     server.start()
     button(form, "Submit").click()
-    assert [c["text"] for c in result(driver)["contents"]] == ["Note groceries: water the plants."]
+    assert [c["text"] for c in result(driver)["contents"]] == [NoteResource.SHOWN.format(name="groceries")]
 
 
 def test_legacy_server_down_keeps_the_answer_for_the_call_made_again(
@@ -278,16 +290,16 @@ def test_legacy_server_down_keeps_the_answer_for_the_call_made_again(
     server = make_demo_server()
     open_host(driver, www, server, LEGACY)
     run(driver, "prompt", "trip_brief", {"city": "Oslo"})
-    form = card(driver, "form", "How many days in Oslo?")
-    set_text(form, "Days", "6")
+    form = card(driver, "form", TripBrief.QUESTION.format(city="Oslo"))
+    set_text(form, TripBrief.DAYS, "6")
     server.stop()
     host_error(driver, "Getting the prompt trip_brief failed")
     server.start()
     button(form, "Submit").click()
     wait_text(driver, "[data-elicitation] [role=alert]", "your answer is kept")
-    assert control_by_label(form, "Days").get_attribute("value") == "6"
+    assert control_by_label(form, TripBrief.DAYS).get_attribute("value") == "6"
     button(driver, "Run").click()
-    assert [m["content"]["text"] for m in result(driver)["messages"]] == ["Plan a 6-day trip to Oslo."]
+    assert [m["content"]["text"] for m in result(driver)["messages"]] == [TripBrief.PLAN.format(days=6, city="Oslo")]
 
 
 def test_modern_call_mirrors_header_arguments_from_the_listed_schema(driver: Any, www: Any, demo_server: Any) -> None:
@@ -297,8 +309,8 @@ def test_modern_call_mirrors_header_arguments_from_the_listed_schema(driver: Any
     open_host(driver, www, demo_server, MODERN)
     for region in ("eu-west", "us-east"):
         run(driver, "tool", "book_in_region", {"region": region})
-        button(card(driver, "form", f"Book a table in region {region}?"), "Submit").click()
-        wait_text(driver, "[data-testid=host-result][data-done=true]", f"Booked in region {region}.")
+        button(card(driver, "form", BookInRegion.QUESTION.format(region=region)), "Submit").click()
+        wait_text(driver, "[data-testid=host-result][data-done=true]", BookInRegion.BOOKED.format(region=region))
 
 
 # --- several calls at once ---------------------------------------------------------------
@@ -321,8 +333,8 @@ def test_two_calls_of_one_tool_at_once_each_get_their_own_answer(
                 e => { window.both = "failed: " + e.message; });
         """
     )
-    first = card(driver, "form", "/tmp/a has 2 file(s)")
-    second = card(driver, "form", "/tmp/b has 2 file(s)")
+    first = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/a"))
+    second = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/b"))
     if protocol == MODERN:
         assert first.get_attribute("data-elicitation") == second.get_attribute("data-elicitation")
     # The later call is answered first.
@@ -330,7 +342,7 @@ def test_two_calls_of_one_tool_at_once_each_get_their_own_answer(
     button(second, "Submit").click()
     button(first, "Decline").click()
     both = wait_for(driver, lambda d: d.execute_script("return window.both"), "both calls to end")
-    assert both == ["declined: folder not deleted", "deleted /tmp/b"]
+    assert both == [DeleteFolder.REFUSED.format(outcome=DECLINED), DeleteFolder.DELETED.format(path="/tmp/b")]
 
 
 def test_modern_replay_the_server_fails_keeps_the_answer_for_a_resend(driver: Any, www: Any, demo_server: Any) -> None:
@@ -338,13 +350,13 @@ def test_modern_replay_the_server_fails_keeps_the_answer_for_a_resend(driver: An
     and Submit sends the same round again."""
     open_host(driver, www, demo_server, MODERN)
     run(driver, "tool", "flaky_note")
-    form = card(driver, "form", "Write a note to keep.")
-    set_text(form, "Note", "buy milk")
+    form = card(driver, "form", Notes.FLAKY_QUESTION)
+    set_text(form, Notes.NOTE, "buy milk")
     button(form, "Submit").click()
     wait_text(driver, "[data-elicitation] [role=alert]", "503")
-    assert control_by_label(form, "Note").get_attribute("value") == "buy milk", "nothing typed is lost"
+    assert control_by_label(form, Notes.NOTE).get_attribute("value") == "buy milk", "nothing typed is lost"
     button(form, "Submit").click()
-    assert tool_text(driver) == "noted: buy milk"
+    assert tool_text(driver) == Notes.NOTED.format(note="buy milk")
 
 
 def test_modern_replay_whose_response_is_cut_keeps_the_answer_for_a_resend(
@@ -354,14 +366,14 @@ def test_modern_replay_whose_response_is_cut_keeps_the_answer_for_a_resend(
     the card says so, keeps what was typed, and Submit sends the same round again."""
     open_host(driver, www, demo_server, MODERN)
     run(driver, "tool", "cut_note")
-    form = card(driver, "form", "Write a note to send twice.")
-    set_text(form, "Note", "buy milk")
+    form = card(driver, "form", Notes.CUT_QUESTION)
+    set_text(form, Notes.NOTE, "buy milk")
     button(form, "Submit").click()
     alert = wait_text(driver, "[data-elicitation] [role=alert]", "broke while reading the server's answer").text
     assert "Your answers are kept; press Submit to send them again." in alert, alert
-    assert control_by_label(form, "Note").get_attribute("value") == "buy milk", "nothing typed is lost"
+    assert control_by_label(form, Notes.NOTE).get_attribute("value") == "buy milk", "nothing typed is lost"
     button(form, "Submit").click()
-    assert tool_text(driver) == "noted after a cut: buy milk"
+    assert tool_text(driver) == Notes.NOTED_AFTER_CUT.format(note="buy milk")
     assert driver.find_element("css selector", "[data-testid=host-error]").text == ""
 
 
@@ -370,13 +382,13 @@ def test_legacy_answer_the_server_fails_keeps_the_answer_for_a_resend(driver: An
     card says so, keeps what was typed, and Submit sends the answer again."""
     open_host(driver, www, demo_server, LEGACY)
     run(driver, "tool", "flaky_note")
-    form = card(driver, "form", "Write a note to keep.")
-    set_text(form, "Note", "buy milk")
+    form = card(driver, "form", Notes.FLAKY_QUESTION)
+    set_text(form, Notes.NOTE, "buy milk")
     button(form, "Submit").click()
     wait_text(driver, "[data-elicitation] [role=alert]", "503")
-    assert control_by_label(form, "Note").get_attribute("value") == "buy milk", "nothing typed is lost"
+    assert control_by_label(form, Notes.NOTE).get_attribute("value") == "buy milk", "nothing typed is lost"
     button(form, "Submit").click()
-    assert tool_text(driver) == "noted: buy milk"
+    assert tool_text(driver) == Notes.NOTED.format(note="buy milk")
 
 
 def test_modern_stale_tool_schema_is_listed_again_after_a_header_mismatch(
@@ -389,14 +401,14 @@ def test_modern_stale_tool_schema_is_listed_again_after_a_header_mismatch(
     server = make_demo_server()
     open_host(driver, www, server, MODERN)
     run(driver, "tool", "book_in_region", {"region": "eu-west"})
-    button(card(driver, "form", "Book a table in region eu-west?"), "Submit").click()
-    assert tool_text(driver) == "Booked in region eu-west."
+    button(card(driver, "form", BookInRegion.QUESTION.format(region="eu-west")), "Submit").click()
+    assert tool_text(driver) == BookInRegion.BOOKED.format(region="eu-west")
     server.stop()
     server.options += ["--region-header", "Zone"]
     server.start()
     button(driver, "Run").click()
-    button(card(driver, "form", "Book a table in region eu-west?"), "Submit").click()
-    assert tool_text(driver) == "Booked in region eu-west."
+    button(card(driver, "form", BookInRegion.QUESTION.format(region="eu-west")), "Submit").click()
+    assert tool_text(driver) == BookInRegion.BOOKED.format(region="eu-west")
 
 
 @pytest.mark.parametrize("protocol", BOTH)
@@ -425,7 +437,7 @@ def test_legacy_without_a_session_opens_no_get_stream(driver: Any, www: Any, mak
     server = make_demo_server(["--stateless"])
     open_host(driver, www, server, LEGACY)
     run(driver, "tool", "plan_route", {"stops": [{"city": "Oslo"}]})
-    assert tool_text(driver) == "route: Oslo (1 night)"
+    assert tool_text(driver) == Route.ROUTE.format(legs="Oslo (1 night)")
     # Requests are logged as they arrive (an open GET stream too). The call was made after
     # the handshake, when a GET stream would have been opened: its POST arrived, no GET did.
     arrived = [a["method"] for a in server.arrivals() if a["path"] == "/mcp"]
@@ -453,7 +465,7 @@ def test_legacy_requests_meeting_a_restarted_server_share_one_new_session(
         """
     )
     both = wait_for(driver, lambda d: d.execute_script("return window.both"), "both calls to end")
-    assert both == ["route: Oslo (1 night)", "route: Rome (1 night)"]
+    assert both == [Route.ROUTE.format(legs="Oslo (1 night)"), Route.ROUTE.format(legs="Rome (1 night)")]
     trace = server.trace_path
     server.stop()
     methods = [json.loads(line)["request_body"] for line in trace.read_text().splitlines()]
@@ -515,7 +527,8 @@ def test_close_ends_the_connection(driver: Any, www: Any, make_demo_server: Any,
 
 @pytest.mark.parametrize("protocol", BOTH)
 @pytest.mark.parametrize(
-    ("policy", "text"), [("accept", "deleted /tmp/p"), ("decline", "declined: folder not deleted")]
+    ("policy", "text"),
+    [("accept", DeleteFolder.DELETED.format(path="/tmp/p")), ("decline", DeleteFolder.REFUSED.format(outcome=DECLINED))],
 )
 def test_on_elicitation_answers_without_a_card(
     driver: Any, www: Any, demo_server: Any, protocol: str, policy: str, text: str
@@ -532,7 +545,7 @@ def test_on_elicitation_content_that_does_not_fit_shows_the_card(
 ) -> None:
     open_host(driver, www, demo_server, protocol, policy="bad")
     run(driver, "tool", "delete_folder", {"path": "/tmp/p"})
-    form = card(driver, "form", "/tmp/p has 2 file(s)")
+    form = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/p"))
     wait_text(driver, ".mce-client .notice", "does not fit the form")
     button(form, "Decline").click()
-    assert tool_text(driver) == "declined: folder not deleted"
+    assert tool_text(driver) == DeleteFolder.REFUSED.format(outcome=DECLINED)

@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from demo_server.texts import DeleteFolder
 from harness import wait_for, wait_text
 from test_demo_flows import LEGACY, MODERN
 from test_host_client import run, tool_text
@@ -56,7 +57,7 @@ def test_cards_in_a_shadow_root_are_sealed_and_answered(
         "const s = document.createElement('style'); s.textContent = arguments[0]; document.head.append(s);",
         HOSTILE_CSS,
     )
-    assert "/tmp/shadow has 2 file(s). Delete anyway?" in card.text
+    assert DeleteFolder.QUESTION.format(path="/tmp/shadow") in card.text
     assert driver.execute_script("return document.querySelectorAll('[data-elicitation]').length") == 0
     ok = card.find_element(By.CSS_SELECTOR, "input[name=ok]")
     style = driver.execute_script(
@@ -67,4 +68,4 @@ def test_cards_in_a_shadow_root_are_sealed_and_answered(
     assert radius == "8px", f"the package's stylesheet is adopted by the shadow root ({radius})"
     ok.click()
     shadow_button(card, "Submit").click()
-    assert tool_text(driver) == "deleted /tmp/shadow"
+    assert tool_text(driver) == DeleteFolder.DELETED.format(path="/tmp/shadow")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from demo_server.texts import ClientRequests
 from harness import wait_text
 from test_demo_flows import LEGACY, MODERN
 from test_host_client import open_host
@@ -68,7 +69,7 @@ def test_call_tool_with_cyclic_arguments_rejects_in_words_and_the_next_call_work
     assert "cycle" in refusal, got
     # The module still works: the same call with plain arguments.
     got = run_async(driver, CALL, "list_my_roots", False)
-    assert got["value"]["result"]["content"][0]["text"] == "roots: none", got
+    assert got["value"]["result"]["content"][0]["text"] == ClientRequests.NO_ROOTS, got
 
 
 # Connects a second client whose sampling handler returns a cyclic result, then calls
@@ -103,7 +104,7 @@ def test_modern_sampling_handler_returning_a_cycle_is_refused_in_words(
     refusal = value["call"].get("rejected", "")
     assert "the sampling handler's result: the member /content/owner" in refusal, got
     assert "cycle" in refusal, got
-    assert value["after"] == "roots: none", got
+    assert value["after"] == ClientRequests.NO_ROOTS, got
 
 
 def test_legacy_sampling_handler_returning_a_cycle_is_refused_in_words(
@@ -119,4 +120,4 @@ def test_legacy_sampling_handler_returning_a_cycle_is_refused_in_words(
     assert "rejected" in call or call["result"].get("isError") is True, got
     notice = wait_text(driver, "#cyclic-sampling .notice[role=status]", "the sampling handler's result").text
     assert "/content/owner" in notice and "cycle" in notice, notice
-    assert value["after"] == "roots: none", got
+    assert value["after"] == ClientRequests.NO_ROOTS, got

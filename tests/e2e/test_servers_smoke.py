@@ -23,6 +23,24 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from demo_server.texts import (
+    CANCELLED,
+    DECLINED,
+    AllFields,
+    BookInRegion,
+    BookTable,
+    ClientRequests,
+    DeleteFolder,
+    Deposit,
+    Endless,
+    FormErrors,
+    NoteResource,
+    PlanTrip,
+    Resume,
+    SetupAccount,
+    TripBrief,
+    Vault,
+)
 from harness import (
     CAPABILITIES,
     CLIENT_INFO,
@@ -68,21 +86,21 @@ def legacy(demo_server: DemoServer) -> Any:
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        (ACCEPT_ALTERNATIVE, "Booked a table for 2 on 2025-12-27."),
-        ({"action": "accept", "content": {"accept_alternative": False}}, "No table booked."),
-        ({"action": "decline"}, "declined: no table booked"),
-        ({"action": "cancel"}, "cancelled: no table booked"),
+        (ACCEPT_ALTERNATIVE, BookTable.BOOKED.format(party_size=2, date="2025-12-27")),
+        ({"action": "accept", "content": {"accept_alternative": False}}, BookTable.NOT_BOOKED),
+        ({"action": "decline"}, BookTable.REFUSED.format(outcome=DECLINED)),
+        ({"action": "cancel"}, BookTable.REFUSED.format(outcome=CANCELLED)),
     ],
 )
 def test_legacy_book_table(legacy: LegacySession, answer: dict[str, Any], expected: str) -> None:
-    stream = legacy.start_call("book_table", {"date": "2025-12-25", "party_size": 2})
+    stream = legacy.start_call("book_table", {"date": BookTable.FULL_DATE, "party_size": 2})
     ask = next(stream)
     assert ask["method"] == "elicitation/create"
     params = ask["params"]
-    assert params["message"] == "No tables for 2 on 2025-12-25. Would you like to try another date?"
+    assert params["message"] == BookTable.QUESTION.format(party_size=2, date=BookTable.FULL_DATE)
     schema = params["requestedSchema"]
     assert list(schema["properties"]) == ["accept_alternative", "date"]
-    assert schema["properties"]["date"]["default"] == "2025-12-26"
+    assert schema["properties"]["date"]["default"] == BookTable.DEFAULT_DATE
     assert schema["required"] == ["accept_alternative"]
     assert legacy.respond(ask["id"], answer) == 202
     final = next(stream)
@@ -105,15 +123,15 @@ def test_legacy_url_mode_and_completion_on_get_stream(legacy: LegacySession) -> 
     ask = next(stream)
     assert ask["params"] == {
         "mode": "url",
-        "message": "A 20 EUR deposit confirms your booking.",
-        "url": "https://pay.example.com/deposit/b1",
-        "elicitationId": "deposit-b1",
+        "message": Deposit.MESSAGE,
+        "url": Deposit.URL.format(booking_id="b1"),
+        "elicitationId": Deposit.ELICITATION_ID.format(booking_id="b1"),
     }
     assert legacy.respond(ask["id"], {"action": "accept"}) == 202
-    assert complete_text(next(stream)) == "Complete the payment in your browser."
+    assert complete_text(next(stream)) == Deposit.PAY
 
     confirm = legacy.start_call("confirm_deposit", {"booking_id": "b1"})
-    assert complete_text(next(confirm)) == "Deposit deposit-b1 confirmed."
+    assert complete_text(next(confirm)) == Deposit.CONFIRMED.format(elicitation_id="deposit-b1")
     reader.join(timeout=20)
     assert notifications == [
         {"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": "deposit-b1"}}
@@ -123,9 +141,9 @@ def test_legacy_url_mode_and_completion_on_get_stream(legacy: LegacySession) -> 
 def test_legacy_resolver_delete_folder(legacy: LegacySession) -> None:
     stream = legacy.start_call("delete_folder", {"path": "/tmp/project"})
     ask = next(stream)
-    assert ask["params"]["message"] == "/tmp/project has 2 file(s). Delete anyway?"
+    assert ask["params"]["message"] == DeleteFolder.QUESTION.format(path="/tmp/project")
     legacy.respond(ask["id"], {"action": "decline"})
-    assert complete_text(next(stream)) == "declined: folder not deleted"
+    assert complete_text(next(stream)) == DeleteFolder.REFUSED.format(outcome=DECLINED)
 
 
 def test_legacy_url_elicitation_required_error(legacy: LegacySession) -> None:
@@ -135,24 +153,24 @@ def test_legacy_url_elicitation_required_error(legacy: LegacySession) -> None:
     assert error["data"]["elicitations"] == [
         {
             "mode": "url",
-            "message": "Sign in to open vault v-legacy.",
-            "url": "https://vault.example.com/unlock/v-legacy",
-            "elicitationId": "vault-v-legacy",
+            "message": Vault.MESSAGE.format(vault="v-legacy"),
+            "url": Vault.URL.format(vault="v-legacy"),
+            "elicitationId": Vault.ELICITATION_ID.format(vault="v-legacy"),
         }
     ]
-    assert complete_text(next(legacy.start_call("unlock_vault", {"vault": "v-legacy"}))) == "Vault v-legacy unlocked."
-    assert complete_text(next(legacy.start_call("open_vault", {"vault": "v-legacy"}))) == "Vault v-legacy opened."
+    assert complete_text(next(legacy.start_call("unlock_vault", {"vault": "v-legacy"}))) == Vault.UNLOCKED.format(vault="v-legacy")
+    assert complete_text(next(legacy.start_call("open_vault", {"vault": "v-legacy"}))) == Vault.OPENED.format(vault="v-legacy")
 
 
 def test_legacy_endless_questions_until_decline(legacy: LegacySession) -> None:
     stream = legacy.start_call("endless_questions")
     for n in range(1, 4):
         ask = next(stream)
-        assert ask["params"]["message"] == f"Question {n}: shall I ask again?"
+        assert ask["params"]["message"] == Endless.QUESTION.format(n=n)
         legacy.respond(ask["id"], {"action": "accept", "content": {"answer": "yes"}})
     ask = next(stream)
     legacy.respond(ask["id"], {"action": "decline"})
-    assert complete_text(next(stream)) == "stopped after 3 answers: decline"
+    assert complete_text(next(stream)) == Endless.STOPPED.format(answers=3, action="decline")
 
 
 # --- modern era -----------------------------------------------------------------------
@@ -166,10 +184,10 @@ def modern(demo_server: DemoServer) -> ModernClient:
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        ({"action": "accept", "content": {"ok": True}}, "deleted /tmp/project"),
-        ({"action": "accept", "content": {"ok": False}}, "kept /tmp/project"),
-        ({"action": "decline"}, "declined: folder not deleted"),
-        ({"action": "cancel"}, "cancelled: folder not deleted"),
+        ({"action": "accept", "content": {"ok": True}}, DeleteFolder.DELETED.format(path="/tmp/project")),
+        ({"action": "accept", "content": {"ok": False}}, DeleteFolder.KEPT.format(path="/tmp/project")),
+        ({"action": "decline"}, DeleteFolder.REFUSED.format(outcome=DECLINED)),
+        ({"action": "cancel"}, DeleteFolder.REFUSED.format(outcome=CANCELLED)),
     ],
 )
 def test_modern_delete_folder(modern: ModernClient, answer: dict[str, Any], expected: str) -> None:
@@ -177,7 +195,7 @@ def test_modern_delete_folder(modern: ModernClient, answer: dict[str, Any], expe
     key, request = only_request(first["result"])
     assert key == "__main__:confirm_delete"
     assert request["method"] == "elicitation/create"
-    assert request["params"]["message"] == "/tmp/project has 2 file(s). Delete anyway?"
+    assert request["params"]["message"] == DeleteFolder.QUESTION.format(path="/tmp/project")
     assert request["params"]["requestedSchema"]["properties"] == {"ok": {"title": "Ok", "type": "boolean"}}
     state = first["result"]["requestState"]
     second = modern.call_tool(
@@ -188,7 +206,7 @@ def test_modern_delete_folder(modern: ModernClient, answer: dict[str, Any], expe
 
 def test_modern_ctx_elicit_has_no_back_channel(modern: ModernClient) -> None:
     reply = modern.post(
-        "tools/call", {"name": "book_table", "arguments": {"date": "2025-12-25"}}, name="book_table"
+        "tools/call", {"name": "book_table", "arguments": {"date": BookTable.FULL_DATE}}, name="book_table"
     )
     body = reply.json()
     assert reply.status == 400, body
@@ -200,8 +218,8 @@ def test_modern_url_mode(modern: ModernClient) -> None:
     key, request = only_request(first["result"])
     assert request["params"] == {
         "mode": "url",
-        "message": "A 20 EUR deposit confirms your booking.",
-        "url": "https://pay.example.com/deposit/b2",
+        "message": Deposit.MESSAGE,
+        "url": Deposit.URL.format(booking_id="b2"),
     }
     second = modern.call_tool(
         "pay_deposit",
@@ -209,7 +227,7 @@ def test_modern_url_mode(modern: ModernClient) -> None:
         input_responses={key: {"action": "accept"}},
         request_state=first["result"]["requestState"],
     )
-    assert complete_text(second) == "Complete the payment in your browser."
+    assert complete_text(second) == Deposit.PAY
 
 
 def test_modern_several_questions_in_one_round(modern: ModernClient) -> None:
@@ -217,25 +235,25 @@ def test_modern_several_questions_in_one_round(modern: ModernClient) -> None:
     assert first["resultType"] == "input_required"
     requests = first["inputRequests"]
     messages = sorted(r["params"]["message"] for r in requests.values())
-    assert messages == ["Any extras?", "Where to?", "Who is travelling?"]
+    assert messages == sorted([PlanTrip.DESTINATION, PlanTrip.TRAVELLERS, PlanTrip.EXTRAS])
     by_message = {r["params"]["message"]: k for k, r in requests.items()}
     responses = {
-        by_message["Where to?"]: {"action": "accept", "content": {"city": "Lisbon"}},
-        by_message["Who is travelling?"]: {"action": "accept", "content": {"adults": 2, "children": 1}},
-        by_message["Any extras?"]: {"action": "accept", "content": {"insurance": True}},
+        by_message[PlanTrip.DESTINATION]: {"action": "accept", "content": {"city": "Lisbon"}},
+        by_message[PlanTrip.TRAVELLERS]: {"action": "accept", "content": {"adults": 2, "children": 1}},
+        by_message[PlanTrip.EXTRAS]: {"action": "accept", "content": {"insurance": True}},
     }
     second = modern.call_tool("plan_trip", input_responses=responses, request_state=first["requestState"])
-    assert complete_text(second) == (
-        'accepted destination={"city": "Lisbon"} travellers={"adults": 2, "children": 1} extras={"insurance": true}'
+    assert complete_text(second) == PlanTrip.ACCEPTED.format(
+        destination='{"city": "Lisbon"}', travellers='{"adults": 2, "children": 1}', extras='{"insurance": true}'
     )
 
 
 def test_modern_three_round_chain(modern: ModernClient) -> None:
     answers = [{"username": "ada"}, {"plan": "pro"}, {"newsletter": True}]
     expected_messages = [
-        "Step 1 of 3: choose a username.",
-        "Step 2 of 3: which plan for ada?",
-        "Step 3 of 3: newsletter for the pro plan?",
+        SetupAccount.USERNAME_QUESTION,
+        SetupAccount.PLAN_QUESTION.format(username="ada"),
+        SetupAccount.NEWSLETTER_QUESTION.format(plan="pro"),
     ]
     responses: dict[str, Any] | None = None
     state: str | None = None
@@ -246,7 +264,7 @@ def test_modern_three_round_chain(modern: ModernClient) -> None:
         responses = {key: {"action": "accept", "content": answer}}
         state = result["requestState"]
     final = modern.call_tool("setup_account", input_responses=responses, request_state=state)
-    assert complete_text(final) == "account ada on pro plan, newsletter=true"
+    assert complete_text(final) == SetupAccount.DONE.format(username="ada", plan="pro", newsletter="true")
 
 
 def test_modern_chain_stops_at_decline(modern: ModernClient) -> None:
@@ -255,7 +273,7 @@ def test_modern_chain_stops_at_decline(modern: ModernClient) -> None:
     final = modern.call_tool(
         "setup_account", input_responses={key: {"action": "decline"}}, request_state=result["requestState"]
     )
-    assert complete_text(final) == "declined at username"
+    assert complete_text(final) == SetupAccount.REFUSED.format(outcome=DECLINED, step="username")
 
 
 def test_modern_endless_questions_never_complete(modern: ModernClient) -> None:
@@ -264,13 +282,13 @@ def test_modern_endless_questions_never_complete(modern: ModernClient) -> None:
     for n in range(1, 13):
         result = modern.call_tool("endless_questions", input_responses=responses, request_state=state)["result"]
         key, request = only_request(result)
-        assert request["params"]["message"] == f"Question {n}: shall I ask again?"
+        assert request["params"]["message"] == Endless.QUESTION.format(n=n)
         responses = {key: {"action": "accept", "content": {"answer": "yes"}}}
         state = result["requestState"]
     final = modern.call_tool(
         "endless_questions", input_responses={key: {"action": "cancel"}}, request_state=state
     )
-    assert complete_text(final) == "stopped after 11 answers: cancel"
+    assert complete_text(final) == Endless.STOPPED.format(answers=11, action="cancel")
 
 
 ALL_FIELDS_ANSWER = {
@@ -296,10 +314,10 @@ def test_modern_all_fields_schema_and_typed_echo(modern: ModernClient) -> None:
     first = modern.call_tool("all_fields")["result"]
     key, request = only_request(first)
     props = request["params"]["requestedSchema"]["properties"]
-    assert props["size"]["oneOf"][0] == {"const": "s", "title": "Small"}
-    assert props["pet"]["enumNames"] == ["Cat", "Dog", "Fish"]
+    assert props["size"]["oneOf"][0] == {"const": "s", "title": AllFields.SIZES["s"]}
+    assert props["pet"]["enumNames"] == [AllFields.PETS[p] for p in ("cat", "dog", "fish")]
     assert props["toppings"]["items"] == {"enum": ["cheese", "ham", "olives"], "type": "string"}
-    assert props["languages"]["items"]["anyOf"][1] == {"const": "fr", "title": "French"}
+    assert props["languages"]["items"]["anyOf"][1] == {"const": "fr", "title": AllFields.LANGUAGE_NAMES["fr"]}
     assert props["days"]["default"] == ["mon"]
     assert {props[k].get("format") for k in ("email", "homepage", "birthday", "meeting")} == {
         "email",
@@ -312,7 +330,7 @@ def test_modern_all_fields_schema_and_typed_echo(modern: ModernClient) -> None:
         input_responses={key: {"action": "accept", "content": ALL_FIELDS_ANSWER}},
         request_state=first["requestState"],
     )
-    assert complete_text(second) == "accepted " + json.dumps(ALL_FIELDS_ANSWER, sort_keys=True)
+    assert complete_text(second) == AllFields.ACCEPTED.format(json=json.dumps(ALL_FIELDS_ANSWER, sort_keys=True))
 
 
 def test_modern_all_fields_rejects_wrongly_typed_answer(modern: ModernClient) -> None:
@@ -339,7 +357,7 @@ def test_modern_replay_survives_restart(make_demo_server: Any) -> None:
         input_responses={key: {"action": "accept", "content": {"ok": True}}},
         request_state=first["requestState"],
     )
-    assert complete_text(second) == "deleted /tmp/project"
+    assert complete_text(second) == DeleteFolder.DELETED.format(path="/tmp/project")
 
 
 # --- CORS -----------------------------------------------------------------------------
@@ -416,23 +434,23 @@ def test_static_same_origin(make_demo_server: Any, tmp_path: Any) -> None:
     assert page.headers.get("content-security-policy") == "frame-ancestors 'none'", page.headers
     assert page.headers.get("x-frame-options") == "DENY", page.headers
     result = ModernClient(server.url).call_tool("book_table", {"date": "2025-12-30"})
-    assert complete_text(result) == "Booked a table for 2 on 2025-12-30."
+    assert complete_text(result) == BookTable.BOOKED.format(party_size=2, date="2025-12-30")
 
 
 def test_modern_mcp_param_header_required(modern: ModernClient) -> None:
     tools = modern.request("tools/list", {})["result"]["tools"]
     schema = next(t for t in tools if t["name"] == "book_in_region")["inputSchema"]
-    assert schema["properties"]["region"]["x-mcp-header"] == "Region"
+    assert schema["properties"]["region"]["x-mcp-header"] == BookInRegion.HEADER
 
     missing = modern.post("tools/call", {"name": "book_in_region", "arguments": {"region": "eu"}}, name="book_in_region")
     body = missing.json()
     assert missing.status == 400, body
     assert body["error"]["code"] == -32020
 
-    headers = {"Mcp-Param-Region": "eu"}
+    headers = {f"Mcp-Param-{BookInRegion.HEADER}": "eu"}
     first = modern.call_tool("book_in_region", {"region": "eu"}, headers=headers)["result"]
     key, request = only_request(first)
-    assert request["params"]["message"] == "Book a table in region eu?"
+    assert request["params"]["message"] == BookInRegion.QUESTION.format(region="eu")
     second = modern.call_tool(
         "book_in_region",
         {"region": "eu"},
@@ -440,7 +458,7 @@ def test_modern_mcp_param_header_required(modern: ModernClient) -> None:
         request_state=first["requestState"],
         headers=headers,
     )
-    assert complete_text(second) == "Booked in region eu."
+    assert complete_text(second) == BookInRegion.BOOKED.format(region="eu")
 
 
 def test_trace_records_exchanges(make_demo_server: Any, tmp_path: Any) -> None:
@@ -471,7 +489,7 @@ def test_trace_records_exchanges(make_demo_server: Any, tmp_path: Any) -> None:
 QUESTION = "What is six times seven?"
 SAMPLING_PARAMS = {
     "messages": [{"role": "user", "content": {"type": "text", "text": QUESTION}}],
-    "maxTokens": 200,
+    "maxTokens": ClientRequests.MAX_TOKENS,
 }
 LLM_ANSWER = {"role": "assistant", "content": {"type": "text", "text": "forty-two"}, "model": "test-model"}
 SAMPLING_CAPABILITIES = {**CAPABILITIES, "sampling": {}}
@@ -519,7 +537,7 @@ def test_legacy_ask_llm_sampling(legacy_with: Callable[[dict[str, Any]], LegacyS
     assert ask["method"] == "sampling/createMessage"
     assert ask["params"] == SAMPLING_PARAMS
     assert session.respond(ask["id"], LLM_ANSWER) == 202
-    assert complete_text(next(stream)) == "llm (test-model) said: forty-two"
+    assert complete_text(next(stream)) == ClientRequests.SAID.format(model="test-model", text="forty-two")
 
 
 MISSING_CAPABILITY_CASES = [("ask_llm", {"question": QUESTION}, "sampling"), ("list_my_roots", {}, "roots")]
@@ -538,7 +556,7 @@ def test_legacy_resolver_without_capability(
 
 @pytest.mark.parametrize(
     ("roots", "expected"),
-    [(TWO_ROOTS, "roots: file:///home/ada/project file:///tmp/scratch"), ([], "roots: none")],
+    [(TWO_ROOTS, ClientRequests.ROOTS.format(uris=" ".join(r["uri"] for r in TWO_ROOTS))), ([], ClientRequests.NO_ROOTS)],
 )
 def test_legacy_list_my_roots(
     legacy_with: Callable[[dict[str, Any]], LegacySession], roots: list[dict[str, str]], expected: str
@@ -560,7 +578,7 @@ def test_modern_ask_llm_sampling(demo_server: DemoServer) -> None:
     second = client.call_tool(
         "ask_llm", {"question": QUESTION}, input_responses={key: LLM_ANSWER}, request_state=first["requestState"]
     )
-    assert complete_text(second) == "llm (test-model) said: forty-two"
+    assert complete_text(second) == ClientRequests.SAID.format(model="test-model", text="forty-two")
 
 
 @pytest.mark.parametrize(("tool", "arguments", "capability"), MISSING_CAPABILITY_CASES)
@@ -576,7 +594,7 @@ def test_modern_resolver_without_capability(
 
 @pytest.mark.parametrize(
     ("roots", "expected"),
-    [(TWO_ROOTS, "roots: file:///home/ada/project file:///tmp/scratch"), ([], "roots: none")],
+    [(TWO_ROOTS, ClientRequests.ROOTS.format(uris=" ".join(r["uri"] for r in TWO_ROOTS))), ([], ClientRequests.NO_ROOTS)],
 )
 def test_modern_list_my_roots(demo_server: DemoServer, roots: list[dict[str, str]], expected: str) -> None:
     client = ModernClient(demo_server.url, ROOTS_CAPABILITIES)
@@ -594,16 +612,16 @@ def test_modern_list_my_roots(demo_server: DemoServer, roots: list[dict[str, str
 
 TRIP_SCHEMA = {
     "type": "object",
-    "properties": {"days": {"default": 3, "maximum": 30, "minimum": 1, "title": "Days", "type": "integer"}},
+    "properties": {"days": {"default": 3, "maximum": 30, "minimum": 1, "title": TripBrief.DAYS, "type": "integer"}},
 }
-REVEAL_SCHEMA = {"type": "object", "properties": {"ok": {"title": "Reveal", "type": "boolean"}}, "required": ["ok"]}
+REVEAL_SCHEMA = {"type": "object", "properties": {"ok": {"title": NoteResource.OK, "type": "boolean"}}, "required": ["ok"]}
 TRIP_CASES = [
-    ({"action": "accept", "content": {"days": 5}}, "Plan a 5-day trip to Lisbon."),
-    ({"action": "decline"}, "No trip brief for Lisbon: declined"),
+    ({"action": "accept", "content": {"days": 5}}, TripBrief.PLAN.format(days=5, city="Lisbon")),
+    ({"action": "decline"}, TripBrief.REFUSED.format(city="Lisbon", outcome=DECLINED)),
 ]
 NOTE_CASES = [
-    ({"action": "accept", "content": {"ok": True}}, "Note shopping: water the plants."),
-    ({"action": "decline"}, "Note shopping stays hidden."),
+    ({"action": "accept", "content": {"ok": True}}, NoteResource.SHOWN.format(name="shopping")),
+    ({"action": "decline"}, NoteResource.HIDDEN.format(name="shopping")),
 ]
 
 
@@ -639,7 +657,7 @@ def test_legacy_prompt_trip_brief(legacy: LegacySession, answer: dict[str, Any],
     stream = legacy_post(legacy, "prompts/get", {"name": "trip_brief", "arguments": {"city": "Lisbon"}}).messages()
     ask = next(stream)
     assert ask["method"] == "elicitation/create"
-    assert_form(ask["params"], "How many days in Lisbon?", TRIP_SCHEMA)
+    assert_form(ask["params"], TripBrief.QUESTION.format(city="Lisbon"), TRIP_SCHEMA)
     assert legacy.respond(ask["id"], answer) == 202
     assert prompt_texts(next(stream)) == [("user", expected)]
 
@@ -649,7 +667,7 @@ def test_legacy_resource_template_note(legacy: LegacySession, answer: dict[str, 
     stream = legacy_post(legacy, "resources/read", {"uri": "notes://shopping"}).messages()
     ask = next(stream)
     assert ask["method"] == "elicitation/create"
-    assert_form(ask["params"], "Reveal note shopping?", REVEAL_SCHEMA)
+    assert_form(ask["params"], NoteResource.QUESTION.format(name="shopping"), REVEAL_SCHEMA)
     assert legacy.respond(ask["id"], answer) == 202
     assert resource_text(next(stream), "notes://shopping") == expected
 
@@ -678,7 +696,7 @@ def test_modern_prompt_trip_brief(modern: ModernClient, answer: dict[str, Any], 
     key, request = only_request(first)
     assert key == "days"
     assert request["method"] == "elicitation/create"
-    assert_form(request["params"], "How many days in Lisbon?", TRIP_SCHEMA)
+    assert_form(request["params"], TripBrief.QUESTION.format(city="Lisbon"), TRIP_SCHEMA)
     second = modern_round(modern, "prompts/get", params, "trip_brief", {key: answer}, first["requestState"])
     assert prompt_texts(second) == [("user", expected)]
 
@@ -690,7 +708,7 @@ def test_modern_resource_template_note(modern: ModernClient, answer: dict[str, A
     key, request = only_request(first)
     assert key == "reveal"
     assert request["method"] == "elicitation/create"
-    assert_form(request["params"], "Reveal note shopping?", REVEAL_SCHEMA)
+    assert_form(request["params"], NoteResource.QUESTION.format(name="shopping"), REVEAL_SCHEMA)
     second = modern_round(modern, "resources/read", params, "notes://shopping", {key: answer}, first["requestState"])
     assert resource_text(second, "notes://shopping") == expected
 
@@ -703,7 +721,7 @@ def test_modern_answer_without_request_state_is_asked_again(modern: ModernClient
     assert only_request(again)[0] == "days"
 
 
-SCHEMA_MISMATCH = "Received an accepted elicitation whose content does not match the requested schema"
+SCHEMA_MISMATCH = FormErrors.MISMATCH
 
 
 def test_legacy_prompt_answer_not_matching_schema(legacy: LegacySession) -> None:
@@ -731,14 +749,14 @@ def test_modern_prompt_answer_not_matching_schema(modern: ModernClient) -> None:
 
 STILL_THERE_SCHEMA = {
     "type": "object",
-    "properties": {"ok": {"title": "Still there", "type": "boolean"}},
+    "properties": {"ok": {"title": Resume.OK, "type": "boolean"}},
     "required": ["ok"],
 }
 RESUME_CASES = [
-    ({"action": "accept", "content": {"ok": True}}, "resumed: ok"),
-    ({"action": "accept", "content": {"ok": False}}, "resumed: not ok"),
-    ({"action": "decline"}, "resumed: declined"),
-    ({"action": "cancel"}, "resumed: cancelled"),
+    ({"action": "accept", "content": {"ok": True}}, Resume.OK_RESULT),
+    ({"action": "accept", "content": {"ok": False}}, Resume.NOT_OK),
+    ({"action": "decline"}, Resume.REFUSED.format(outcome=DECLINED)),
+    ({"action": "cancel"}, Resume.REFUSED.format(outcome=CANCELLED)),
 ]
 RETRY_MS = 200
 QUIET_WAIT = 1.0
@@ -912,13 +930,13 @@ def test_resumable_request_stream_dropped_then_resumed_with_get(resumable: Resum
     skipped, ask = resumed.until_message()
     assert skipped == []  # replayed events come first, then a priming event of their own
     assert ask["method"] == "elicitation/create"
-    assert_form(ask["params"], "Still there after the reconnect?", STILL_THERE_SCHEMA)
+    assert_form(ask["params"], Resume.QUESTION, STILL_THERE_SCHEMA)
     assert resumable.respond(ask["id"], {"action": "accept", "content": {"ok": True}}) == 202
 
     primings, final = resumed.until_message()
     assert [p.retry for p in primings] == [RETRY_MS]
     assert final["id"] == resumable._next_id  # the tools/call's own id, though it came on a GET
-    assert complete_text(final) == "resumed: ok"
+    assert complete_text(final) == Resume.OK_RESULT
     # Unlike a POST's stream, the resumed GET does not end after the response.
     assert resumed.quiet() == ([], False)
 
@@ -934,7 +952,7 @@ def warm_up(session: ResumableSession, get: SseStream, booking_id: str) -> SseEv
     event that carries it, with its `id:`, is what a client resumes the GET stream from.
     """
     confirm = session.call("confirm_deposit", {"booking_id": booking_id})
-    assert complete_text(confirm.until_message()[1]) == f"Deposit deposit-{booking_id} confirmed."
+    assert complete_text(confirm.until_message()[1]) == Deposit.CONFIRMED.format(elicitation_id=f"deposit-{booking_id}")
     confirm.close()
     event = get.next()
     assert event is not None and event.id is not None and event.retry is None, event
@@ -959,7 +977,7 @@ def test_resumable_get_stream_dropped_completion_only_with_last_event_id(resumab
     assert warmup.id is not None
 
     confirm = resumable.call("confirm_deposit_after_drop", {"booking_id": "b1"})
-    assert complete_text(confirm.until_message()[1]) == "Deposit deposit-b1 confirmed after a stream drop."
+    assert complete_text(confirm.until_message()[1]) == Deposit.CONFIRMED_AFTER_DROP.format(elicitation_id="deposit-b1")
     confirm.close()
     assert first.until_end() == []  # closed by the server, the completion not on it
 
@@ -977,7 +995,7 @@ def test_resumable_get_stream_dropped_completion_only_with_last_event_id(resumab
     assert priming.id is not None and int(priming.id) > int(replayed.id), (replayed, priming)
     # After the replay the resumed GET is the session's live GET stream again.
     plain = resumable.call("confirm_deposit", {"booking_id": "b2"})
-    assert complete_text(plain.until_message()[1]) == "Deposit deposit-b2 confirmed."
+    assert complete_text(plain.until_message()[1]) == Deposit.CONFIRMED.format(elicitation_id="deposit-b2")
     plain.close()
     live = resumed.next()
     assert live is not None and live.id is not None and live.retry is None, live
@@ -1009,7 +1027,7 @@ def test_legacy_resume_after_drop_without_event_store(
     stream = legacy.start_call("resume_after_drop")
     ask = next(stream)
     assert ask["method"] == "elicitation/create"
-    assert_form(ask["params"], "Still there after the reconnect?", STILL_THERE_SCHEMA)
+    assert_form(ask["params"], Resume.QUESTION, STILL_THERE_SCHEMA)
     assert legacy.respond(ask["id"], answer) == 202
     assert complete_text(next(stream)) == expected
 
@@ -1021,7 +1039,7 @@ def test_legacy_confirm_deposit_after_drop_without_event_store(legacy: LegacySes
     reader = threading.Thread(target=lambda: notifications.append(next(get_stream)), daemon=True)
     reader.start()
     confirm = legacy.start_call("confirm_deposit_after_drop", {"booking_id": "b9"})
-    assert complete_text(next(confirm)) == "Deposit deposit-b9 confirmed after a stream drop."
+    assert complete_text(next(confirm)) == Deposit.CONFIRMED_AFTER_DROP.format(elicitation_id="deposit-b9")
     reader.join(timeout=20)
     assert notifications == [
         {"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": "deposit-b9"}}
@@ -1033,7 +1051,7 @@ def test_modern_resume_after_drop_asks_in_a_round(modern: ModernClient, answer: 
     first = modern.call_tool("resume_after_drop")["result"]
     key, request = only_request(first)
     assert key == "still_there"
-    assert_form(request["params"], "Still there after the reconnect?", STILL_THERE_SCHEMA)
+    assert_form(request["params"], Resume.QUESTION, STILL_THERE_SCHEMA)
     second = modern.call_tool(
         "resume_after_drop", input_responses={key: answer}, request_state=first["requestState"]
     )
@@ -1042,7 +1060,7 @@ def test_modern_resume_after_drop_asks_in_a_round(modern: ModernClient, answer: 
 
 def test_modern_confirm_deposit_after_drop(modern: ModernClient) -> None:
     result = modern.call_tool("confirm_deposit_after_drop", {"booking_id": "b3"})
-    assert complete_text(result) == "Deposit deposit-b3 confirmed (no completion notification in 2026-07-28)."
+    assert complete_text(result) == Deposit.CONFIRMED_MODERN.format(elicitation_id="deposit-b3")
 
 
 def test_resumable_sessions_keep_their_own_events(resumable: ResumableSession) -> None:

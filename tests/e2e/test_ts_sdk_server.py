@@ -42,7 +42,7 @@ def ts_server(artifacts: Path) -> Iterator[TsSdkServer]:
         pytest.fail(f"{CONFORMANCE}/node_modules is missing: run `npm ci` there (scripts/conformance does)")
     port = free_port()
     (artifacts / "logs").mkdir(exist_ok=True)
-    with open(artifacts / "logs" / "ts_sdk_server.log", "wb") as log:
+    with open(artifacts / "logs" / f"ts_sdk_server-{port}.log", "wb") as log:
         proc = subprocess.Popen(["node", str(SERVER), str(port)], cwd=CONFORMANCE, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_for_port(port, proc)

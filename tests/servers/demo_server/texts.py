@@ -3,9 +3,23 @@ labels, results and error words.
 
 The tools build their messages from these and the e2e tests import them, so a re-worded
 question changes here once and no test keeps a stale copy. Templates are `str.format`
-strings with named fields (`BOOKED.format(party_size=2, date="2025-12-27")`). No imports:
-a test reads this module without loading the SDK.
+strings with named fields (`BOOKED.format(party_size=2, date="2025-12-27")`); `matches`
+tells whether a text is one a template makes, for the parts a test cannot know. It imports
+nothing of the SDK: a test reads this module without loading it.
 """
+
+import re
+import string
+
+
+def matches(template: str, text: str) -> bool:
+    """Whether `text` is what `template.format(...)` makes for some values of its fields."""
+    parts = []
+    for literal, field, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field is not None:
+            parts.append(".*?")
+    return re.fullmatch("".join(parts), text, flags=re.DOTALL) is not None
 
 MODERN = "2026-07-28"
 """First protocol revision without server-to-client requests (input_required rounds)."""
@@ -144,10 +158,8 @@ class ClientRequests:
 
     SAID = "llm ({model}) said: {text}"
     MAX_TOKENS = 200
-    MODERN_KEY = "__main__:ask_model"
     ROOTS = "roots: {uris}"
     NO_ROOTS = "roots: none"
-    ROOTS_KEY = "__main__:fetch_roots"
 
 
 class Resume:
