@@ -727,3 +727,51 @@ fn no_answer_is_built_while_a_new_session_is_being_set_up_or_after_a_404() {
     ));
     assert!(s.answer_elicitation(&old, &answer).is_err());
 }
+
+/// Once the handshake is over, its id names no request in flight: a late or repeated
+/// status for it neither replaces the session's id nor sends a ready session back to New.
+#[test]
+fn a_status_for_an_ended_handshake_leaves_the_session_alone() {
+    let mut s = ready_session();
+    assert_eq!(s.initialize_id(), None);
+    let init = RequestId::Number(0);
+    assert!(s.on_http_status(Some(&init), 200, Some("other")).is_none());
+    assert_eq!(s.session_id(), Some("2371abc"));
+    let ev = s.on_http_status(Some(&init), 500, None);
+    assert!(matches!(ev, Some(LegacyEvent::Failed { .. })), "{ev:?}");
+    assert_eq!(s.state(), SessionState::Ready);
+    assert_eq!(s.protocol_version(), Some("2025-11-25"));
+    let (_, req) = s.request("tools/list", None).unwrap();
+    assert_eq!(req.header("mcp-session-id"), Some("2371abc"));
+}
+
+/// A handshake that fails after the server assigned a session (here: a version this
+/// client cannot speak) leaves no session to use, but `close_request` still ends it,
+/// as the SDK's client does when its `initialize` fails.
+#[test]
+fn a_failed_handshake_sends_nothing_on_its_session_but_closes_it() {
+    let mut s = LegacySession::new(LegacyConfig::default());
+    s.initialize_request().unwrap();
+    s.on_http_status(Some(&RequestId::Number(0)), 200, Some("s-9"));
+    let ev = s.on_message(&INIT_RESULT.replace("2025-11-25", "2099-01-01"));
+    assert!(matches!(ev, LegacyEvent::Failed { .. }), "{ev:?}");
+    assert_eq!(s.state(), SessionState::New);
+    assert_eq!((s.protocol_version(), s.server().is_none()), (None, true));
+    assert!(s.request("tools/list", None).is_err());
+    let del = s.close_request().unwrap();
+    assert_eq!(del.method, HttpMethod::Delete);
+    assert_eq!(del.header("mcp-session-id"), Some("s-9"));
+}
+
+/// The server forgot the session: what its handshake agreed goes with it, so nothing
+/// of the old session shows while a new one is set up.
+#[test]
+fn an_expired_session_keeps_nothing_of_its_handshake() {
+    let mut s = ready_session();
+    let (id, _) = s.request("tools/list", None).unwrap();
+    let ev = s.on_http_status(Some(&id), 404, None);
+    assert!(matches!(ev, Some(LegacyEvent::SessionExpired)), "{ev:?}");
+    assert_eq!(s.session_id(), None);
+    assert_eq!(s.protocol_version(), None);
+    assert!(s.server().is_none());
+}

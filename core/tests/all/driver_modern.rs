@@ -918,3 +918,59 @@ fn an_accident_in_an_automatic_step_keeps_the_round_for_a_resend() {
         assert_eq!(call.rounds(), 2, "{what}: a resend is no new round");
     }
 }
+
+/// A round that fails for good part-way through reading its requests (here a sampling
+/// request with no handler, after an elicitation) leaves nothing waiting: the finished
+/// call asks for no answer and takes none.
+#[test]
+fn a_call_that_failed_for_good_waits_for_nothing() {
+    let mut call = ModernCall::new(
+        ModernConfig::default(),
+        Original::ReadResource { uri: "u".into() },
+        1,
+    );
+    call.request().unwrap();
+    let requests = r#"{"a":{"method":"elicitation/create","params":{"message":"A","requestedSchema":{"type":"object","properties":{}}}},"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}}"#;
+    let ModernStep::Failed(e) = call.on_message(&input_required(1, requests, None)) else {
+        panic!()
+    };
+    assert!(matches!(e, DriverError::SamplingRefused { .. }), "{e:?}");
+    assert!(call.is_finished());
+    assert_eq!(call.in_flight(), None);
+    assert!(call.waiting_for().is_empty(), "{:?}", call.waiting_for());
+    assert!(call.answer("a", ElicitResult::cancel()).is_err());
+}
+
+/// The id in flight is the id of the request last built, from `request()` until its
+/// answer, a failure or a refresh ends the attempt; between attempts there is none.
+#[test]
+fn the_id_in_flight_is_the_last_request_until_its_attempt_ends() {
+    let mut call = delete_folder();
+    assert_eq!(call.in_flight(), None);
+    call.request().unwrap();
+    assert_eq!(
+        call.in_flight(),
+        Some(&mcp_elicit::wire::RequestId::Number(1))
+    );
+    call.on_network_failure();
+    assert_eq!(call.in_flight(), None);
+    call.request().unwrap();
+    assert_eq!(
+        call.in_flight(),
+        Some(&mcp_elicit::wire::RequestId::Number(2))
+    );
+    let mismatch =
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32020,"message":"Header mismatch"}}"#;
+    let step = call.on_message(mismatch);
+    assert!(
+        matches!(step, ModernStep::RefreshToolSchema { .. }),
+        "{step:?}"
+    );
+    assert_eq!(call.in_flight(), None);
+    call.request().unwrap();
+    let ModernStep::InputNeeded { .. } = call.on_message(&input_required(3, CONFIRM, None)) else {
+        panic!()
+    };
+    assert_eq!(call.in_flight(), None);
+    assert_eq!(call.waiting_for(), ["__main__:confirm_delete"]);
+}
