@@ -4,18 +4,16 @@
 // Browser-only: these mount components into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-mod ui_support;
 
 use leptos::prelude::*;
 use mcp_elicit::wire::ElicitAction;
 use mcp_elicit_web::components::ElicitationView;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
-use ui_support::*;
+use crate::ui_support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn mount_form(p: Value, answers: &Answers) -> (web_sys::HtmlElement, Handle) {
     let cb = answers.callback();

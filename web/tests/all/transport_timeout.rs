@@ -10,7 +10,6 @@ use mcp_elicit_web::transport;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn work_that_never_ends_is_given_up_after_the_bound() {

@@ -6,7 +6,6 @@
 // Browser-only: these mount components into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-mod ui_support;
 
 use leptos::prelude::*;
 use mcp_elicit::wire::{ElicitAction, ElicitResult};
@@ -15,10 +14,9 @@ use mcp_elicit_web::components::{ElicitationView, SendStatus};
 use mcp_elicit_web::pending::{PendingList, PendingRequests, MAX_PENDING_CARDS};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
-use ui_support::*;
+use crate::ui_support::*;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// What the list asked to send, by routing id.
 #[derive(Clone, Default)]

@@ -5,17 +5,15 @@
 // Browser-only: these mount components into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-mod ui_support;
 
 use leptos::prelude::*;
 use mcp_elicit::wire::ElicitAction;
 use mcp_elicit_web::components::{ElicitationView, SendStatus};
 use serde_json::json;
-use ui_support::*;
-use wasm_bindgen::JsCast;
+use crate::ui_support::*;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn every_kind() -> serde_json::Value {
     json!({
@@ -578,4 +576,81 @@ async fn an_invalid_multi_select_marks_every_box_and_takes_focus_on_its_first() 
     for b in q_all(&root, "[name=tags]") {
         assert_eq!(described_by(&b), vec!["Pick one or more".to_owned()]);
     }
+}
+
+/// A form of `n` fields cycling through every kind of control, each with a description
+/// (a described multi-select once marked every box after mount, per field).
+fn wide_form(n: usize) -> serde_json::Value {
+    let mut properties = serde_json::Map::new();
+    for i in 0..n {
+        let about = format!("About field {i}");
+        let schema = match i % 6 {
+            0 => json!({"type": "string", "minLength": 1, "description": about, "pattern": "^a+$"}),
+            1 => json!({"type": "string", "format": "email", "description": about}),
+            2 => json!({"type": "integer", "minimum": 0, "description": about}),
+            3 => json!({"type": "boolean", "description": about}),
+            4 => json!({"type": "string", "enum": ["a", "b"], "description": about}),
+            _ => json!({"type": "array", "items": {"type": "string", "enum": ["x", "y", "z"]}, "description": about}),
+        };
+        properties.insert(format!("f{i}"), schema);
+    }
+    json!({"message": "Wide", "requestedSchema": {"type": "object", "properties": properties}})
+}
+
+/// The work a form of `n` fields costs beyond its DOM: the event listeners added while it
+/// is built, and the DOM changes made after it is in the page (effects that reach every
+/// field) until it settles. Counted by wrapping `addEventListener` and by a
+/// `MutationObserver`, both restored / disconnected afterwards.
+async fn work_of(n: usize) -> (u32, u32) {
+    let install = js_sys::Function::new_no_args(
+        "const c = { listeners: 0, mutations: 0, orig: EventTarget.prototype.addEventListener };
+         EventTarget.prototype.addEventListener = function (...a) { c.listeners++; return c.orig.apply(this, a); };
+         window.__mceWork = c;",
+    );
+    let observe = js_sys::Function::new_with_args(
+        "el",
+        "const c = window.__mceWork;
+         EventTarget.prototype.addEventListener = c.orig;
+         c.observer = new MutationObserver((rs) => { c.mutations += rs.length; });
+         c.observer.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });",
+    );
+    let read = js_sys::Function::new_no_args(
+        "const c = window.__mceWork; c.observer.takeRecords().forEach(() => c.mutations++);
+         c.observer.disconnect(); delete window.__mceWork; return [c.listeners, c.mutations];",
+    );
+    let answers = Answers::default();
+    install.call0(&JsValue::NULL).expect("install the counter");
+    let (root, _h) = mount_form(wide_form(n), &answers);
+    observe
+        .call1(&JsValue::NULL, &root)
+        .expect("observe the form");
+    tick().await;
+    tick().await;
+    let counts: js_sys::Array = read
+        .call0(&JsValue::NULL)
+        .expect("read the counts")
+        .dyn_into()
+        .expect("an array");
+    let get = |i: u32| counts.get(i).as_f64().expect("a count") as u32;
+    assert_eq!(
+        q_all(&root, "[part=field]").len(),
+        n,
+        "every field is rendered"
+    );
+    (get(0), get(1))
+}
+
+#[wasm_bindgen_test]
+async fn a_forms_listeners_and_effects_do_not_grow_with_its_fields() {
+    let (listeners_12, changes_12) = work_of(12).await;
+    let (listeners_120, changes_120) = work_of(120).await;
+    assert_eq!(
+        listeners_120, listeners_12,
+        "listeners are the form's, not one set per control"
+    );
+    assert_eq!(
+        (changes_12, changes_120),
+        (0, 0),
+        "the form is built once: nothing is written into it after it is in the page"
+    );
 }

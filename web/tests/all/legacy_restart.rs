@@ -19,7 +19,6 @@ use serde_json::{json, Map, Value};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// The fake server: `window.fetch` replaced; `window.__fake` is its control and log.
 /// `notifications/initialized` fails with 503 while `failInitialized` is set.

@@ -7,14 +7,12 @@
 // Browser-only: these mount the app into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-mod ui_support;
 
-use ui_support::*;
+use crate::ui_support::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// The fake server. Every server's tools are `tools[url]` (input schema `schemas[name]`,
 /// else no properties; each call's arguments go to `calls`); a tool call answers

@@ -7,19 +7,17 @@
 
 #![cfg(target_arch = "wasm32")]
 
-mod ui_support;
 
 use js_sys::{Reflect, JSON};
 use mcp_elicit::js::compile_schema;
 use mcp_elicit_web::boundary::{json_arg, settle};
 use mcp_elicit_web::embed::elicit;
 use mcp_elicit_web::host::McpClient;
-use ui_support::*;
+use crate::ui_support::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 // The nasty values, built by plain JS.
 #[wasm_bindgen(inline_js = r#"

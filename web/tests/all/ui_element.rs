@@ -3,16 +3,14 @@
 
 #![cfg(target_arch = "wasm32")]
 
-mod ui_support;
 
 use mcp_elicit_web::element::define_elements;
 use serde_json::json;
-use ui_support::*;
+use crate::ui_support::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen(inline_js = r#"
 export function make_card(params, attrs) {
@@ -98,8 +96,10 @@ async fn the_card_renders_in_the_shadow_root_and_its_answer_is_an_event() {
     let root = shadow_container(&el);
     let section = q(&root, "[data-elicitation]");
     assert_eq!(section.get_attribute("data-mode").as_deref(), Some("form"));
+    // Scoped to this test's container: other modules' cards share the page.
+    let container = el.parent_element().expect("the element's container");
     assert!(
-        doc()
+        container
             .query_selector("[data-elicitation]")
             .ok()
             .flatten()
