@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The npm package as installed: builds it (scripts/build-npm; or takes the tarball in
 # $MCP_ELICIT_TARBALL), installs the tarball into a temp copy of the scratch app
-# (tests/npm/app), type-checks types.ts and sdk-types.ts against it with tsc, bundles the
-# app with esbuild and drives the bundle in headless Chromium: drive.mjs (the package on
-# its own), drive-sdk.mjs (elicitationHandler in the TypeScript SDK's Client, against the
-# TypeScript and Python SDK servers; needs scripts/setup's .venv and
-# tests/conformance/node_modules). Run from anywhere: tests/npm/run.sh
+# (tests/npm/app), holds its wasm + JS to a gzip size budget (size-budget.sh), type-checks
+# types.ts and sdk-types.ts against it with tsc, bundles the app with esbuild and drives
+# the bundle in headless Chromium: drive.mjs (the package on its own), drive-sdk.mjs
+# (elicitationHandler in the TypeScript SDK's Client, against the TypeScript and Python SDK
+# servers; needs scripts/setup's .venv and tests/conformance/node_modules). Run from
+# anywhere: tests/npm/run.sh
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$repo/tests/npm"
@@ -42,6 +43,9 @@ if grep -q "mountDemo" "$pkgdir/index.js" "$pkgdir/index.d.ts"; then
   echo "[npm test] the package's entry exports the demo (mountDemo)" >&2
   exit 1
 fi
+
+echo "[npm test] size budget: the package's wasm + JS, gzip -9"
+"$here/size-budget.sh" "$pkgdir"
 
 echo "[npm test] tsc: the package's types, as a TypeScript user imports them"
 npm run --silent typecheck
