@@ -100,7 +100,7 @@ impl Default for LegacyConfig {
 /// Where the session is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionState {
-    /// No handshake yet (or the session expired).
+    /// No session in use: no handshake yet, or it failed, or the session expired.
     New,
     /// `initialize` sent, no answer yet.
     Initializing,
