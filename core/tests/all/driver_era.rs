@@ -1,8 +1,8 @@
-//! Auto mode's decision table (see `driver::era`).
+//! The era decision table and the negotiation around it (see `driver::era`).
 
 use mcp_elicit::driver::era::{
-    after_handshake_error, after_handshake_failure, decide_from_http_failure, decide_from_message,
-    decide_without_answer, discover_request, EraDecision,
+    decide, decide_from_http_failure, decide_from_message, discover_request, EraDecision, EraStep,
+    Negotiation, ProbeContext, ProtocolChoice, DISCOVER_TIMEOUT_MS,
 };
 use mcp_elicit::driver::DriverError;
 use mcp_elicit::wire::{ClientCapabilities, ErrorObject, Implementation, RequestId};
@@ -116,7 +116,7 @@ fn http_failures_fall_back_unless_the_body_says_otherwise() {
         EraDecision::Incompatible(_)
     ));
     assert!(matches!(
-        decide_without_answer(),
+        decide(&ProbeContext::first(V), 202, None, b""),
         EraDecision::Legacy { .. }
     ));
 }
@@ -128,18 +128,27 @@ fn a_handshake_32022_naming_our_modern_version_reprobes() {
         message: "x".into(),
         data: Some(json!({"supported":["2026-07-28"]})),
     };
-    assert_eq!(after_handshake_error(&e), Some(V.to_string()));
+    let mut era = after_a_legacy_verdict(ProtocolChoice::Auto);
+    let step = era.on_handshake_failure(DriverError::from_rpc(e));
+    assert_eq!(probed_version(&step), Some(V.to_string()), "{step:?}");
     let e = ErrorObject {
         code: -32600,
         message: "x".into(),
         data: None,
     };
-    assert_eq!(after_handshake_error(&e), None);
+    let mut era = after_a_legacy_verdict(ProtocolChoice::Auto);
+    let step = era.on_handshake_failure(DriverError::from_rpc(e));
+    assert!(
+        matches!(step, EraStep::Failed(DriverError::Rpc(_))),
+        "{step:?}"
+    );
 }
 
 #[test]
 fn the_whole_answer_decides() {
-    use mcp_elicit::driver::era::decide;
+    let decide = |_: &str, _: &RequestId, status, content_type, body: &[u8]| {
+        decide(&ProbeContext::first(V), status, content_type, body)
+    };
     let ok = br#"{"jsonrpc":"2.0","id":0,"result":{"supportedVersions":["2026-07-28"],"capabilities":{}}}"#;
     assert!(matches!(
         decide(V, &id(), 200, Some("application/json"), ok),
@@ -170,10 +179,214 @@ fn a_classified_handshake_refusal_naming_the_modern_version_asks_for_a_reprobe()
         message: "Unsupported protocol version".into(),
         supported: supported.iter().map(|s| s.to_string()).collect(),
     };
+    let after = |error: DriverError| {
+        after_a_legacy_verdict(ProtocolChoice::Auto).on_handshake_failure(error)
+    };
     assert_eq!(
-        after_handshake_failure(&refusal(&["2026-07-28"])),
+        probed_version(&after(refusal(&["2026-07-28"]))),
         Some("2026-07-28".to_string())
     );
-    assert_eq!(after_handshake_failure(&refusal(&["2030-01-01"])), None);
-    assert_eq!(after_handshake_failure(&DriverError::NoResponse), None);
+    assert_eq!(
+        after(refusal(&["2030-01-01"])),
+        EraStep::Failed(refusal(&["2030-01-01"]))
+    );
+    assert_eq!(
+        after(DriverError::NoResponse),
+        EraStep::Failed(DriverError::NoResponse)
+    );
+}
+
+// The negotiation: what each choice does with each verdict.
+
+const DISCOVERED: &[u8] =
+    br#"{"jsonrpc":"2.0","id":0,"result":{"supportedVersions":["2026-07-28"],"capabilities":{}}}"#;
+const NAMES_OURS: &[u8] = br#"{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}}"#;
+
+fn negotiation(choice: ProtocolChoice) -> Negotiation {
+    Negotiation::new(
+        choice,
+        Implementation::this_client(),
+        ClientCapabilities::for_host(false),
+    )
+}
+
+/// The version a probe step sends `server/discover` at, if the step is a probe.
+fn probed_version(step: &EraStep) -> Option<String> {
+    let EraStep::Probe { request, .. } = step else {
+        return None;
+    };
+    assert_eq!(request.header("mcp-method"), Some("server/discover"));
+    request.header("mcp-protocol-version").map(str::to_owned)
+}
+
+/// A negotiation for `choice` whose first probe met a legacy server (a 404): Auto runs
+/// the handshake now.
+fn after_a_legacy_verdict(choice: ProtocolChoice) -> Negotiation {
+    let mut era = negotiation(choice);
+    let first = era.start();
+    assert_eq!(probed_version(&first), Some(V.to_string()));
+    let step = era.on_probe_answer(404, Some("text/plain"), b"Not Found");
+    if choice == ProtocolChoice::Auto {
+        assert_eq!(step, EraStep::Handshake);
+    }
+    era
+}
+
+#[test]
+fn legacy_only_runs_the_handshake_without_a_probe_and_keeps_its_refusal() {
+    let mut era = negotiation(ProtocolChoice::Legacy);
+    assert_eq!(era.start(), EraStep::Handshake);
+    // Even a refusal naming our modern version: the host asked for the handshake only.
+    let refusal = DriverError::UnsupportedVersion {
+        message: "x".into(),
+        supported: vec![V.into()],
+    };
+    assert_eq!(
+        era.on_handshake_failure(refusal.clone()),
+        EraStep::Failed(refusal)
+    );
+}
+
+#[test]
+fn auto_and_modern_probe_first_within_the_timeout() {
+    for choice in [ProtocolChoice::Auto, ProtocolChoice::Modern] {
+        let mut era = negotiation(choice);
+        let step = era.start();
+        let EraStep::Probe { timeout_ms, .. } = &step else {
+            panic!("{choice:?}: {step:?}")
+        };
+        assert_eq!(*timeout_ms, DISCOVER_TIMEOUT_MS);
+        assert_eq!(probed_version(&step), Some(V.to_string()));
+        let step = era.on_probe_answer(200, Some("application/json"), DISCOVERED);
+        assert!(
+            matches!(step, EraStep::Modern { ref version, .. } if version == V),
+            "{choice:?}: {step:?}"
+        );
+    }
+}
+
+#[test]
+fn modern_only_refuses_a_legacy_server_in_words() {
+    let mut era = negotiation(ProtocolChoice::Modern);
+    let _ = era.start();
+    let EraStep::Refused(why) = era.on_probe_answer(404, None, b"") else {
+        panic!()
+    };
+    assert!(
+        why.starts_with("The server does not offer protocol version 2026-07-28: "),
+        "{why}"
+    );
+    assert!(why.contains("HTTP status 404"), "{why}");
+}
+
+#[test]
+fn a_probe_left_unanswered_is_the_legacy_verdict() {
+    let mut era = negotiation(ProtocolChoice::Auto);
+    let _ = era.start();
+    assert_eq!(era.on_probe_timeout(), EraStep::Handshake);
+    let mut era = negotiation(ProtocolChoice::Modern);
+    let _ = era.start();
+    let EraStep::Refused(why) = era.on_probe_timeout() else {
+        panic!()
+    };
+    assert!(
+        why.contains("did not answer server/discover within 10 seconds"),
+        "{why}"
+    );
+}
+
+#[test]
+fn an_incompatible_server_fails_the_connect_in_either_probing_mode() {
+    let body = br#"{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"x","data":{"supported":["2027-01-01"]}}}"#;
+    for choice in [ProtocolChoice::Auto, ProtocolChoice::Modern] {
+        let mut era = negotiation(choice);
+        let _ = era.start();
+        let step = era.on_probe_answer(400, Some("application/json"), body);
+        assert!(
+            matches!(
+                step,
+                EraStep::Failed(DriverError::UnsupportedVersion { .. })
+            ),
+            "{choice:?}: {step:?}"
+        );
+    }
+}
+
+#[test]
+fn a_refused_handshake_is_rechecked_once_and_kept_unless_the_server_is_modern() {
+    let refusal = DriverError::UnsupportedVersion {
+        message: "Unsupported protocol version".into(),
+        supported: vec![V.into()],
+    };
+    // The recheck finds a modern server.
+    let mut era = after_a_legacy_verdict(ProtocolChoice::Auto);
+    let step = era.on_handshake_failure(refusal.clone());
+    assert_eq!(probed_version(&step), Some(V.to_string()));
+    let step = era.on_probe_answer(200, Some("application/json"), DISCOVERED);
+    assert!(matches!(step, EraStep::Modern { .. }), "{step:?}");
+    // Anything else keeps the handshake's refusal: a legacy answer, another -32022 naming
+    // our version (no third probe), no answer in time.
+    for answer in [(404, &b""[..]), (400, NAMES_OURS)] {
+        let mut era = after_a_legacy_verdict(ProtocolChoice::Auto);
+        let _ = era.on_handshake_failure(refusal.clone());
+        let step = era.on_probe_answer(answer.0, Some("application/json"), answer.1);
+        assert_eq!(step, EraStep::Failed(refusal.clone()), "{answer:?}");
+    }
+    let mut era = after_a_legacy_verdict(ProtocolChoice::Auto);
+    let _ = era.on_handshake_failure(refusal.clone());
+    assert_eq!(era.on_probe_timeout(), EraStep::Failed(refusal.clone()));
+    // One recheck only: the handshake is not run again, so nothing more can be reported.
+    assert!(matches!(
+        era.on_handshake_failure(refusal.clone()),
+        EraStep::Failed(DriverError::Usage(_))
+    ));
+}
+
+#[test]
+fn a_negotiation_ends_within_two_probes_and_one_handshake() {
+    // The longest path: a -32022 naming our version (reprobe), a legacy answer to the
+    // reprobe (handshake), a refused handshake naming our version (recheck).
+    let refusal = DriverError::UnsupportedVersion {
+        message: "x".into(),
+        supported: vec![V.into()],
+    };
+    let mut era = negotiation(ProtocolChoice::Auto);
+    let mut step = era.start();
+    let (mut probes, mut handshakes) = (0, 0);
+    loop {
+        step = match step {
+            EraStep::Probe { .. } => {
+                probes += 1;
+                match probes {
+                    1 => era.on_probe_answer(400, Some("application/json"), NAMES_OURS),
+                    _ => era.on_probe_answer(404, None, b""),
+                }
+            }
+            EraStep::Handshake => {
+                handshakes += 1;
+                era.on_handshake_failure(refusal.clone())
+            }
+            done => break assert_eq!(done, EraStep::Failed(refusal.clone())),
+        };
+        assert!(
+            probes <= 3 && handshakes <= 1,
+            "{probes} probes, {handshakes} handshakes"
+        );
+    }
+    assert_eq!((probes, handshakes), (3, 1));
+}
+
+#[test]
+fn steps_out_of_order_fail_in_words() {
+    let mut era = negotiation(ProtocolChoice::Auto);
+    assert!(matches!(
+        era.on_probe_answer(200, None, b""),
+        EraStep::Failed(DriverError::Usage(_))
+    ));
+    let mut era = negotiation(ProtocolChoice::Legacy);
+    let _ = era.start();
+    assert!(matches!(
+        era.start(),
+        EraStep::Failed(DriverError::Usage(_))
+    ));
 }

@@ -3,13 +3,29 @@
 //! official conformance suite's `request-metadata` scenario answers the client's first
 //! request so and expects the retry.
 
-use mcp_elicit::driver::era::{decide, decide_from_message, EraDecision};
+use mcp_elicit::driver::era::{self, decide_from_message, EraDecision, ProbeContext};
 use mcp_elicit::wire::RequestId;
 
 const V: &str = "2026-07-28";
 
 fn id() -> RequestId {
     RequestId::Number(0)
+}
+
+/// The verdict on the answer to the first probe, sent at `probed`.
+fn decide(probed: &str, _: &RequestId, status: u16, ct: Option<&str>, body: &[u8]) -> EraDecision {
+    era::decide(&ProbeContext::first(probed), status, ct, body)
+}
+
+/// The verdict on the answer to the reprobe, sent at `probed`.
+fn decide_reprobed(
+    probed: &str,
+    _: &RequestId,
+    status: u16,
+    ct: Option<&str>,
+    body: &[u8],
+) -> EraDecision {
+    era::decide(&ProbeContext::reprobe(probed), status, ct, body)
 }
 
 /// The conformance scenario's answer: HTTP 400 with -32022 naming only the probed version.
@@ -38,7 +54,6 @@ fn a_32022_naming_the_probed_version_is_retried_at_it() {
 
 #[test]
 fn the_answer_to_the_reprobe_never_asks_for_another() {
-    use mcp_elicit::driver::era::decide_reprobed;
     use mcp_elicit::driver::DriverError;
     // Refused again: the refusal, in words, naming what the server says it supports.
     let EraDecision::Incompatible(e) =

@@ -1,37 +1,21 @@
 //! What the host decides about a connection: the endpoint, the era, the round bound, roots,
-//! and whether it answers sampling requests.
+//! and whether it answers sampling requests; and the core configurations made of it.
 
 use std::fmt;
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
-use mcp_elicit::wire::Root;
+use mcp_elicit::driver::legacy::LegacyConfig;
+use mcp_elicit::driver::modern::ModernConfig;
+use mcp_elicit::wire::{ClientCapabilities, Root};
 use serde_json::Value;
 
-/// Which protocol era to speak (`protocol=` in the demo's query string).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProtocolChoice {
-    /// Try 2026-07-28 (`server/discover`), fall back to the 2025-11-25 handshake the way
-    /// the SDK's auto-negotiating client does.
-    Auto,
-    Modern,
-    Legacy,
-}
-
-impl ProtocolChoice {
-    /// Parses `auto`, `2026-07-28` or `2025-11-25` (also `modern` / `legacy`).
-    pub fn parse(text: &str) -> Option<Self> {
-        match text.trim() {
-            "" | "auto" => Some(ProtocolChoice::Auto),
-            "2026-07-28" | "modern" => Some(ProtocolChoice::Modern),
-            "2025-11-25" | "legacy" => Some(ProtocolChoice::Legacy),
-            _ => None,
-        }
-    }
-}
-
-/// The round bound the SDK's client uses too.
-pub const DEFAULT_MAX_ROUNDS: u32 = 10;
+/// Which protocol era to speak (`protocol` in the host options and the demo's query
+/// string): the core's, whose [`Negotiation`](mcp_elicit::driver::era::Negotiation) decides
+/// what each choice leads to.
+pub use mcp_elicit::driver::era::ProtocolChoice;
+/// The round bound of a [`ClientConfig`] unless the host sets one (the SDK client's).
+pub use mcp_elicit::driver::modern::DEFAULT_MAX_ROUNDS;
 
 /// The host's answer to `sampling/createMessage`: given the request's params, a
 /// `CreateMessageResult` as JSON, or why not (in words; the call then fails with it). Only a
@@ -80,6 +64,30 @@ impl ClientConfig {
             max_rounds: DEFAULT_MAX_ROUNDS,
             roots: Vec::new(),
             sampling: None,
+        }
+    }
+
+    /// What the client declares: sampling only when the host answers it.
+    fn capabilities(&self) -> ClientCapabilities {
+        ClientCapabilities::for_host(self.sampling.is_some())
+    }
+
+    /// The core's configuration of every modern call of this connection.
+    pub(super) fn modern(&self) -> ModernConfig {
+        ModernConfig {
+            roots: self.roots.clone(),
+            max_rounds: self.max_rounds,
+            capabilities: self.capabilities(),
+            ..ModernConfig::default()
+        }
+    }
+
+    /// The core's configuration of a legacy session of this connection.
+    pub(super) fn legacy(&self) -> LegacyConfig {
+        LegacyConfig {
+            roots: self.roots.clone(),
+            capabilities: self.capabilities(),
+            ..LegacyConfig::default()
         }
     }
 }

@@ -160,6 +160,28 @@ impl fmt::Display for ClientError {
     }
 }
 
+impl ClientError {
+    /// Whether the attempt that failed so never reached a verdict of the server, so sending
+    /// the same request again (a modern round with the same answers, a card's answer) may
+    /// work: the network, a timeout, and what the core's
+    /// [`DriverError::is_resendable`] says of a driver's verdict (a page instead of an
+    /// answer, a cut stream, ...). Not a request the browser refused to make, nor one we
+    /// cancelled, nor anything the client itself decided.
+    ///
+    /// Reconnecting to a request's stream that ended early is another rule
+    /// (`resume::is_resumable_end`): the request is not sent again there.
+    pub fn is_resendable(&self) -> bool {
+        match self {
+            ClientError::Transport(TransportError::Unsendable { .. } | TransportError::Aborted) => {
+                false
+            }
+            ClientError::Transport(_) => true,
+            ClientError::Driver(e) => e.is_resendable(),
+            _ => false,
+        }
+    }
+}
+
 impl std::error::Error for ClientError {}
 
 impl From<TransportError> for ClientError {

@@ -17,18 +17,16 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use mcp_elicit::driver::http::failure_from_http;
 use mcp_elicit::driver::legacy::{
-    AnswerPlan, Arrival, AutomaticReplies, Elicitations, LegacyConfig, LegacyEvent,
-    LegacySession as Machine, Offered, Reconnect, RunId, SessionState,
+    AnswerPlan, Arrival, AutomaticReplies, Elicitations, LegacyEvent, LegacySession as Machine,
+    Offered, Reconnect, RunId, SessionState,
 };
 use mcp_elicit::driver::{DriverError, HttpRequest};
-use mcp_elicit::sse::SseError;
 use mcp_elicit::wire::jsonrpc::quote;
 use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
-use mcp_elicit::wire::{ClientCapabilities, ElicitRequestParams, ElicitResult, RequestId};
+use mcp_elicit::wire::{ElicitRequestParams, ElicitResult, RequestId};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use web_sys::AbortController;
@@ -36,7 +34,8 @@ use web_sys::AbortController;
 use super::config::{ClientConfig, SamplingHandler};
 use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
 use super::exchange::{self, Messages, ANSWER_POST_TIMEOUT_MS};
-use super::resume::Resumption;
+use super::resume::{is_resumable_end, Resumption};
+use super::route::{self, URL_REQUIRED_KEY_PREFIX};
 use crate::transport::{sleep, RawResponse, TransportError};
 
 /// Sampling requests the host's handler works on at once at most. Each is a call to an
@@ -44,23 +43,10 @@ use crate::transport::{sleep, RawResponse, TransportError};
 /// saying so (and a notice), and may ask again once one is answered.
 pub const MAX_SAMPLING_IN_FLIGHT: usize = 4;
 
-/// Prefix of the keys (and routing ids) of URL elicitations that came in a -32042 error
-/// (they have no JSON-RPC id to answer: the user just opens them, then retries the call).
-/// The routing id of a server request starts with its session's number, unique in the
-/// page ([`mcp_elicit::driver::legacy::route_of`]), never with this prefix, so a server
-/// cannot make its request pass for one of these.
-pub const URL_REQUIRED_KEY_PREFIX: &str = "url-required:";
-
 /// URL elicitations of one -32042 error shown as cards at most. A person opens a few links
 /// before retrying a call; a server listing more would only grow the page. The rest are
 /// not shown: one notice says how many were left out.
 pub const MAX_REQUIRED_URLS_PER_ERROR: usize = 64;
-
-/// Numbers every legacy session this page starts (a handshake begun), across all
-/// connections: a card's route begins with its session's number, so no two sessions (a
-/// restart's new one, or the next connection after a close) share a route, and an answer
-/// routed to one can never reach another's request of the same JSON-RPC id.
-static SESSION_NUMBERS: AtomicU64 = AtomicU64::new(0);
 
 /// The methods whose runs may ask the person and be made again for a lost answer: only
 /// they start a run in the [`Elicitations`] book (a run expires the answers kept for other
@@ -92,7 +78,7 @@ struct Inner {
     closed: Cell<bool>,
     /// Numbers the -32042 cards whose `elicitationId` is absent.
     url_required_cards: Cell<u64>,
-    /// The page-wide number ([`SESSION_NUMBERS`]) of the session begun last: it moves when
+    /// The page-wide number ([`route::next_session`]) of the session begun last: it moves when
     /// a handshake begins, so from then on no card of an earlier session is answered here,
     /// and requests that all met the same expired session renew it once between them.
     epoch: Cell<u64>,
@@ -106,11 +92,7 @@ struct Inner {
 impl LegacySession {
     /// Runs the handshake and opens the GET stream.
     pub async fn connect(config: ClientConfig, sink: EventSink) -> Result<Self, ClientError> {
-        let machine = Machine::new(LegacyConfig {
-            roots: config.roots.clone(),
-            capabilities: ClientCapabilities::for_host(config.sampling.is_some()),
-            ..LegacyConfig::default()
-        });
+        let machine = Machine::new(config.legacy());
         let session = LegacySession {
             inner: Rc::new(Inner {
                 url: config.url,
@@ -175,9 +157,7 @@ impl LegacySession {
         }
         self.stop_get_stream();
         self.inner.handshaken.set(false);
-        let epoch = SESSION_NUMBERS
-            .fetch_add(1, Ordering::Relaxed)
-            .wrapping_add(1);
+        let epoch = route::next_session();
         self.inner.epoch.set(epoch);
         let url = self.inner.url.as_str();
         exchange::bounded(url, ANSWER_POST_TIMEOUT_MS, |signal| {
@@ -382,7 +362,7 @@ impl LegacySession {
             resumption.observe(&messages);
             let text = match next {
                 Ok(Some(text)) => text,
-                ended => match resumable(&ended).then(|| resumption.next_attempt()) {
+                ended => match is_resumable_end(&ended).then(|| resumption.next_attempt()) {
                     Some(Some((last_event_id, delay_ms))) => {
                         messages = self.resume(&last_event_id, delay_ms).await?;
                         continue;
@@ -441,15 +421,11 @@ impl LegacySession {
             }
             for params in elicitations.iter().take(MAX_REQUIRED_URLS_PER_ERROR) {
                 let eid = &params.elicitation_id;
-                // A retried call's -32042 names the same elicitation again: same id, so
-                // its card replaces the earlier one. Entries without an id get their own.
-                let id = if eid.is_empty() {
+                let id = route::url_required_card(eid, || {
                     let n = self.inner.url_required_cards.get().wrapping_add(1);
                     self.inner.url_required_cards.set(n);
-                    format!("{URL_REQUIRED_KEY_PREFIX}unnamed:{n}")
-                } else {
-                    format!("{URL_REQUIRED_KEY_PREFIX}id:{eid}")
-                };
+                    n
+                });
                 (self.inner.sink)(ClientEvent::Elicit {
                     id,
                     key: format!("{URL_REQUIRED_KEY_PREFIX}{eid}"),
@@ -681,7 +657,7 @@ impl LegacySession {
     /// A request lost with its session (a restart) gets nothing sent: its answer is kept
     /// for the re-run of its call, and the error is [`ClientError::RequestLost`].
     pub async fn answer(&self, id: &str, result: ElicitResult) -> Result<(), ClientError> {
-        if id.starts_with(URL_REQUIRED_KEY_PREFIX) {
+        if route::is_url_required(id) {
             // Nothing to send: the server learns of it when the URL flow completes.
             (self.inner.sink)(ClientEvent::Answered { id: id.to_owned() });
             return Ok(());
@@ -831,17 +807,6 @@ fn event_error(event: LegacyEvent) -> Option<ClientError> {
         LegacyEvent::Failed { error, .. } => Some(error.into()),
         _ => None,
     }
-}
-
-/// Whether a request's stream ended in a way a reconnection can mend: an orderly end
-/// before our answer, a dropped connection, or an event cut off mid-way.
-fn resumable(ended: &Result<Option<String>, ClientError>) -> bool {
-    matches!(
-        ended,
-        Ok(None)
-            | Err(ClientError::Transport(TransportError::Dropped { .. }))
-            | Err(ClientError::Driver(DriverError::Sse(SseError::Truncated)))
-    )
 }
 
 /// The error for an answer to a card whose session is gone and that no call can ask again

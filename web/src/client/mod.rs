@@ -6,7 +6,7 @@
 //! (each runs to the final result, pushing [`ClientEvent`]s for the elicitations on the way) and [`Connection::answer`] (the user's answer to one of them).
 //! The protocol itself, what to send and what every message means, is the core's
 //! (`mcp_elicit::driver`: the modern call machine, the legacy session machine, the era
-//! table); this module and its submodules do the IO around those machines.
+//! negotiation); this module and its submodules do the IO around those machines.
 
 mod config;
 mod events;
@@ -14,19 +14,18 @@ mod exchange;
 mod legacy;
 mod modern;
 mod resume;
+mod route;
 
 use std::rc::Rc;
 
-use futures::future::Either;
-
-use mcp_elicit::driver::era::{self, EraDecision};
+use mcp_elicit::driver::era::{EraStep, Negotiation};
 use mcp_elicit::driver::modern::ModernConfig;
-use mcp_elicit::driver::DriverError;
+use mcp_elicit::driver::{DriverError, HttpRequest};
 use mcp_elicit::wire::meta::{server_info, MODERN_PROTOCOL_VERSION};
 use mcp_elicit::wire::{
     codes, from_raw, CallToolResult, DiscoverResult, ElicitResult, GetPromptResult,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt,
-    ReadResourceResult, RequestId, Resource, ResourceTemplate, Tool,
+    ReadResourceResult, Resource, ResourceTemplate, Tool,
 };
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -34,8 +33,9 @@ use serde_json::{Map, Value};
 pub use config::{ClientConfig, ProtocolChoice, SamplingHandler, DEFAULT_MAX_ROUNDS};
 pub use events::{ClientError, ClientEvent, EventSink, ServerIdentity, MAX_PENDING_CARDS};
 pub use exchange::Messages;
-pub use legacy::{LegacySession, URL_REQUIRED_KEY_PREFIX};
+pub use legacy::LegacySession;
 pub use modern::{ModernSession, Original};
+pub use route::URL_REQUIRED_KEY_PREFIX;
 
 /// Pages of a `*/list` request we follow before we stop (a server that loops its cursor).
 const MAX_LIST_PAGES: usize = 50;
@@ -48,10 +48,10 @@ pub enum Connection {
 }
 
 impl Connection {
-    /// Connects in the configured era. `Auto` probes `server/discover` and lets the core's
-    /// era table decide (the SDK's denylist: anything but positive modern evidence falls
-    /// back to the legacy handshake, except a -32022 naming only modern versions we don't
-    /// speak). Network and CORS failures are reported, never taken as an era verdict.
+    /// Connects in the configured era. Which era that is, the core's
+    /// [`Negotiation`] decides (probe, handshake, or both, and what each answer means);
+    /// this runs the steps it asks for and reports what happened. Network and CORS
+    /// failures are reported, never taken as an era verdict.
     pub async fn connect(config: ClientConfig, sink: EventSink) -> Result<Self, ClientError> {
         // Every card names who is asking (the spec's MUST): the endpoint's host from the
         // start, with the server's name once it has given one.
@@ -68,45 +68,33 @@ impl Connection {
     }
 
     async fn connect_era(config: ClientConfig, sink: EventSink) -> Result<Self, ClientError> {
-        match config.protocol {
-            ProtocolChoice::Legacy => Ok(Connection::Legacy(
-                LegacySession::connect(config, sink).await?,
-            )),
-            ProtocolChoice::Modern => match negotiate(&config.url).await? {
-                EraDecision::Modern { discover, .. } => Ok(modern(config, sink, &discover)),
-                EraDecision::Incompatible(err) => Err(err.into()),
-                EraDecision::Legacy { reason } => Err(ClientError::Refused(format!(
-                    "The server does not offer protocol version {MODERN_PROTOCOL_VERSION}: {reason}."
-                ))),
-                EraDecision::Reprobe { version } => Err(ClientError::Refused(format!(
-                    "The server does not offer protocol version {MODERN_PROTOCOL_VERSION}; \
-                     it offers {version}."
-                ))),
-            },
-            ProtocolChoice::Auto => match negotiate(&config.url).await? {
-                EraDecision::Modern { discover, .. } => Ok(modern(config, sink, &discover)),
-                EraDecision::Incompatible(err) => Err(err.into()),
-                // `negotiate` made the one reprobe there is: no modern evidence.
-                EraDecision::Legacy { .. } | EraDecision::Reprobe { .. } => {
+        // The probe introduces the client as a call does, declaring no sampling.
+        let probe = ModernConfig::default();
+        let mut era = Negotiation::new(config.protocol, probe.client_info, probe.capabilities);
+        let mut step = era.start();
+        loop {
+            step = match step {
+                EraStep::Probe {
+                    request,
+                    timeout_ms,
+                } => match discover(&config.url, &request, timeout_ms).await? {
+                    Some(answer) => {
+                        let (status, content_type, body) = answer;
+                        era.on_probe_answer(status, content_type.as_deref(), &body)
+                    }
+                    None => era.on_probe_timeout(),
+                },
+                EraStep::Handshake => {
                     match LegacySession::connect(config.clone(), sink.clone()).await {
-                        Ok(session) => Ok(Connection::Legacy(session)),
-                        // The handshake was refused with -32022 naming the modern version:
-                        // the probe's verdict was wrong (e.g. a transient failure). Probe
-                        // once more, as the SDK does, and keep the refusal otherwise.
-                        Err(ClientError::Driver(err))
-                            if era::after_handshake_failure(&err).is_some() =>
-                        {
-                            match probe(&config.url, MODERN_PROTOCOL_VERSION, era::decide_reprobed)
-                                .await?
-                            {
-                                EraDecision::Modern { discover, .. } => Ok(modern(config, sink, &discover)),
-                                _ => Err(ClientError::Driver(err)),
-                            }
-                        }
-                        Err(err) => Err(err),
+                        Ok(session) => return Ok(Connection::Legacy(session)),
+                        Err(ClientError::Driver(err)) => era.on_handshake_failure(err),
+                        Err(err) => return Err(err),
                     }
                 }
-            },
+                EraStep::Modern { discover, .. } => return Ok(modern(config, sink, &discover)),
+                EraStep::Refused(why) => return Err(ClientError::Refused(why)),
+                EraStep::Failed(err) => return Err(err.into()),
+            };
         }
     }
 
@@ -314,67 +302,28 @@ fn modern(config: ClientConfig, sink: EventSink, discover: &DiscoverResult) -> C
     Connection::Modern(Rc::new(ModernSession::new(config, sink)))
 }
 
-/// How long `server/discover` may take (the SDK's `DISCOVER_TIMEOUT_SECONDS`): a server
-/// that holds the probe open is taken for one that does not speak the modern era, rather
-/// than leaving the connect hanging.
-const DISCOVER_TIMEOUT_MS: u32 = 10_000;
-
-/// The core's verdict on one probe's whole answer: [`era::decide`] for the first,
-/// [`era::decide_reprobed`] for the reprobe.
-type Decide = fn(&str, &RequestId, u16, Option<&str>, &[u8]) -> EraDecision;
-
-/// Probes `server/discover` at the modern version and, when the answer asks for it (a
-/// -32022 whose `supported` names a modern version we speak, even the one probed), once
-/// more at that version, as SEP-2575 says; the verdict on the last answer.
-async fn negotiate(url: &str) -> Result<EraDecision, ClientError> {
-    match probe(url, MODERN_PROTOCOL_VERSION, era::decide).await? {
-        EraDecision::Reprobe { version } => probe(url, &version, era::decide_reprobed).await,
-        decision => Ok(decision),
-    }
-}
-
-/// Probes `server/discover` at `version` and returns `decide`'s era decision on the whole
-/// HTTP answer (it is small). Only a failed exchange is an error; no answer in time is
-/// the legacy verdict (and the probe is aborted).
-async fn probe(url: &str, version: &str, decide: Decide) -> Result<EraDecision, ClientError> {
+/// One `server/discover` probe, read to the end: its status, `Content-Type` and body (it is
+/// small), or `None` when it took longer than `timeout_ms` (it is then aborted). Only a
+/// failed exchange is an error.
+async fn discover(
+    url: &str,
+    request: &HttpRequest,
+    timeout_ms: u32,
+) -> Result<Option<(u16, Option<String>, Vec<u8>)>, ClientError> {
     let controller = web_sys::AbortController::new().ok();
     let signal = controller.as_ref().map(|c| c.signal());
-    let exchange = discover(url, version, decide, signal.as_ref());
-    let timeout = crate::transport::sleep(DISCOVER_TIMEOUT_MS);
-    futures::pin_mut!(exchange, timeout);
-    match futures::future::select(exchange, timeout).await {
-        Either::Left((outcome, _)) => outcome,
-        Either::Right(((), _)) => {
+    let exchange = async {
+        let mut response = exchange::send(url, request, signal.as_ref()).await?;
+        let body = response.read_all().await?;
+        Ok::<_, ClientError>((response.status, response.content_type.take(), body))
+    };
+    match crate::transport::within(timeout_ms, exchange).await {
+        Some(answer) => answer.map(Some),
+        None => {
             if let Some(controller) = controller {
                 controller.abort();
             }
-            Ok(EraDecision::Legacy {
-                reason: format!(
-                    "the server did not answer server/discover within {} seconds",
-                    DISCOVER_TIMEOUT_MS / 1000
-                ),
-            })
+            Ok(None)
         }
     }
-}
-
-/// One `server/discover` exchange at `version`, read to the end.
-async fn discover(
-    url: &str,
-    version: &str,
-    decide: Decide,
-    signal: Option<&web_sys::AbortSignal>,
-) -> Result<EraDecision, ClientError> {
-    let config = ModernConfig::default();
-    let id = RequestId::Number(0);
-    let request = era::discover_request(&id, version, &config.client_info, &config.capabilities)?;
-    let mut response = exchange::send(url, &request, signal).await?;
-    let body = response.read_all().await?;
-    Ok(decide(
-        version,
-        &id,
-        response.status,
-        response.content_type.as_deref(),
-        &body,
-    ))
 }

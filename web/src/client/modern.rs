@@ -4,26 +4,34 @@
 //! round bound; this module sends, sleeps and shows, and asks the host's sampling handler
 //! (when there is one) for the round's `sampling/createMessage` requests.
 //!
+//! # The resend rule
+//!
 //! Answers reach the running call through a channel: the UI calls [`ModernSession::answer`]
 //! per card; the last answer of a round hands all of them to the call loop, which records
 //! them in a copy of the machine, sends the replay, takes the copy on through the steps that
 //! need no person (a state-only retry, a roots-only or sampling-only round) and reports back
-//! whether all of that got through. One that did not (network, 5xx, a cut stream), in the
-//! replay or in any automatic step after it, keeps the round (and the answers already
-//! given) on its cards, so the user can resend, even with a changed answer. Before the
-//! first round for the person such a failure ends the call: nothing of theirs is lost, and
-//! calling again is the resend. A server that keeps silent is such a failure too, after a
-//! bound ([`Limits`]): a replay that gets no answer leaves its cards saying so, not
-//! "Sending…" forever.
+//! whether all of that got through. A failure that never reached a verdict of the server
+//! ([`ClientError::is_resendable`]), in the replay or in any automatic step after it,
+//! drops the copy: the round stays as it was, with the answers already given on its cards,
+//! and Submit sends it again, even with a changed answer (the server kept nothing of it but
+//! what its `requestState` says, which the resend carries). Any other failure ends the
+//! call. Before the first round for the person a failure ends the call too: nothing of
+//! theirs is lost, and calling again is the resend. A server that keeps silent is a
+//! resendable failure, after a bound ([`Limits`]): a replay that gets no answer leaves its
+//! cards saying so, not "Sending…" forever.
+//!
+//! A -32020 (the `Mcp-Param-*` headers disagree with the server's schema of the tool) is
+//! mended as the core's machine says ([`mcp_elicit::driver::modern`], HEADER_MISMATCH):
+//! [`ModernStep::RefreshToolSchema`] asks for the tool's schema as listed now, which this
+//! module fetches (`tools/list`) and hands back before the round is resent.
 //!
 //! Several calls may wait for input at once (the host calls two tools; the user calls
 //! one tool twice): each call has its own round, and a card's routing id
-//! (`<call>/<key>`) names both, since two calls of one tool ask under the same key.
+//! ([`route::call_card`]) names both, since two calls of one tool ask under the same key.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures::channel::{mpsc, oneshot};
 use futures::future::{select, Either, LocalBoxFuture};
@@ -35,7 +43,7 @@ use mcp_elicit::driver::modern::{
     PendingSampling,
 };
 use mcp_elicit::driver::{http::failure_from_http, DriverError};
-use mcp_elicit::wire::{ClientCapabilities, ElicitResult, ListToolsResult, RequestId, Tool};
+use mcp_elicit::wire::{ElicitResult, ListToolsResult, RequestId, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use web_sys::{AbortController, AbortSignal};
@@ -45,6 +53,7 @@ pub use mcp_elicit::driver::modern::Original;
 use super::config::{ClientConfig, SamplingHandler};
 use super::events::{ClientError, ClientEvent, EventSink};
 use super::exchange::{self, Messages};
+use super::route;
 use crate::transport::{sleep, TransportError};
 
 /// A modern-era connection: no handshake, no session; just the endpoint and our identity.
@@ -56,8 +65,8 @@ pub struct ModernSession {
     next_id: Cell<i64>,
     /// Set by [`abandon`](Self::abandon): a call still running shows nothing more.
     closed: Cell<bool>,
-    /// Tool schemas listed afresh after a -32020, by tool name (`None`: no longer
-    /// listed), used by later calls instead of the caller's stale one.
+    /// Tool schemas listed afresh for a [`ModernStep::RefreshToolSchema`], by tool name
+    /// (`None`: no longer listed), used by later calls instead of the caller's stale one.
     fresh_schemas: RefCell<HashMap<String, Option<Value>>>,
     /// The round each call waits on the user for, by call number.
     rounds: RefCell<HashMap<u64, PendingRound>>,
@@ -121,15 +130,9 @@ struct Submit {
 
 impl ModernSession {
     pub fn new(config: ClientConfig, sink: EventSink) -> Self {
-        let modern = ModernConfig {
-            roots: config.roots.clone(),
-            max_rounds: config.max_rounds,
-            capabilities: ClientCapabilities::for_host(config.sampling.is_some()),
-            ..ModernConfig::default()
-        };
         ModernSession {
+            config: config.modern(),
             url: config.url,
-            config: modern,
             sampling: config.sampling,
             sink,
             next_id: Cell::new(1),
@@ -206,7 +209,7 @@ impl ModernSession {
         }
         // Unique across sessions too: cards of an abandoned connection's call must never
         // route to a call of the next one.
-        let number = CALL_NUMBERS.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        let number = route::next_call();
         let mut call = ModernCall::new(self.config.clone(), original, self.next_id.get());
         let outcome = self.drive(number, &mut call).await;
         self.rounds.borrow_mut().remove(&number);
@@ -242,7 +245,7 @@ impl ModernSession {
             );
             for pending in elicitations {
                 (self.sink)(ClientEvent::Elicit {
-                    id: route(number, &pending.key),
+                    id: route::call_card(number, &pending.key),
                     key: pending.key,
                     params: pending.params,
                 });
@@ -259,7 +262,7 @@ impl ModernSession {
                         let reason = format!("the call failed: {err}");
                         for key in &keys {
                             (self.sink)(ClientEvent::Retired {
-                                id: route(number, key),
+                                id: route::call_card(number, key),
                                 reason: reason.clone(),
                             });
                         }
@@ -269,7 +272,7 @@ impl ModernSession {
             };
             for key in keys {
                 (self.sink)(ClientEvent::Answered {
-                    id: route(number, &key),
+                    id: route::call_card(number, &key),
                 });
             }
         }
@@ -277,8 +280,8 @@ impl ModernSession {
 
     /// Takes the call from `step` through every step that needs no person: a state-only
     /// retry after its back-off, a roots-only round, the host's sampling answers; to its
-    /// result, or to a round with elicitations. A failure on the way is an error (the
-    /// machine keeps its round when [`resendable`]: the caller decides whether to resend).
+    /// result, or to a round with elicitations. A failure on the way is an error; whether
+    /// the round is sent again is the caller's (see the module docs' resend rule).
     async fn advance(
         &self,
         call: &mut ModernCall,
@@ -352,11 +355,8 @@ impl ModernSession {
 
     /// Waits for the user's answers to the round, records them in a copy of the machine,
     /// sends the replay and takes the copy on through the automatic steps that follow (see
-    /// [`advance`](Self::advance)) to the next round for the person or the result. Only
-    /// then is the copy kept. A failure that did not get through ([`resendable`]), in the
-    /// replay or in any automatic step after it, drops the copy: the round stays as it
-    /// was, with the answers on its cards, and Submit sends it again (the server has kept
-    /// nothing of it but what its `requestState` says, which the resend carries).
+    /// [`advance`](Self::advance)) to the next round for the person or the result; only
+    /// then is the copy kept (the resend rule, in the module docs).
     async fn answer_round(
         &self,
         call: &mut ModernCall,
@@ -381,9 +381,8 @@ impl ModernSession {
                 Err(err) => Err(err),
             };
             match outcome {
-                // The network, a 503, a cut stream, now or in a step after: the round stays,
-                // the answers are kept, and resending retries the replay.
-                Err(err) if resendable(&err) && !self.closed.get() => {
+                // The round stays, with its answers, for Submit to send again.
+                Err(err) if err.is_resendable() && !self.closed.get() => {
                     let _ = done.send(Err(err));
                 }
                 Err(err) => {
@@ -400,9 +399,7 @@ impl ModernSession {
     }
 
     /// Sends the machine's next request and feeds it the answer until it has a step that is
-    /// not [`ModernStep::Ignored`]. A -32020 (our `Mcp-Param-*` headers disagree with the
-    /// server's schema of the tool) is recovered as the SDK does: list the tools again and
-    /// resend the round with the fresh schema, once per round (the machine keeps count).
+    /// not [`ModernStep::Ignored`], mending a -32020 on the way (see the module docs).
     async fn exchange(
         &self,
         call: &mut ModernCall,
@@ -421,7 +418,7 @@ impl ModernSession {
                         // The listing did not get through: an accident like any other,
                         // so a replay keeps its round and answers for a resend (which
                         // meets the same recovery).
-                        Err(err) if resendable(&err) => return Err(err),
+                        Err(err) if err.is_resendable() => return Err(err),
                         // The mismatch is what went wrong; the refused list only kept us
                         // from mending it.
                         Err(_) => return Err(mismatch.into()),
@@ -484,7 +481,7 @@ impl ModernSession {
     /// the call.
     pub async fn answer(&self, id: &str, result: ElicitResult) -> Result<(), ClientError> {
         let unknown = || ClientError::UnknownElicitation(id.to_owned());
-        let (number, key) = parse_route(id).ok_or_else(unknown)?;
+        let (number, key) = route::parse_call_card(id).ok_or_else(unknown)?;
         let done = {
             let mut rounds = self.rounds.borrow_mut();
             let Some(round) = rounds.get_mut(&number) else {
@@ -630,32 +627,4 @@ impl<'a> Quiet<'a> {
             }
         }
     }
-}
-
-/// Numbers every modern call of the page, for the routing ids of its cards.
-static CALL_NUMBERS: AtomicU64 = AtomicU64::new(0);
-
-/// Whether a failed attempt never reached a verdict of the server, so sending the same
-/// round again may work: the network, a page instead of an answer, a cut stream. Not a
-/// request the browser refused to make, nor one we cancelled.
-fn resendable(err: &ClientError) -> bool {
-    match err {
-        ClientError::Transport(TransportError::Unsendable { .. } | TransportError::Aborted) => {
-            false
-        }
-        ClientError::Transport(_) => true,
-        ClientError::Driver(e) => e.is_resendable(),
-        _ => false,
-    }
-}
-
-/// The routing id of the card for `key` in call `number`.
-fn route(number: u64, key: &str) -> String {
-    format!("{number}/{key}")
-}
-
-/// The call number and key of a routing id (keys may hold `/`; numbers do not).
-fn parse_route(id: &str) -> Option<(u64, &str)> {
-    let (number, key) = id.split_once('/')?;
-    Some((number.parse().ok()?, key))
 }

@@ -13,8 +13,12 @@
 //! spin, and capped).
 
 use mcp_elicit::driver::legacy::reconnect_delay_ms;
+use mcp_elicit::driver::DriverError;
+use mcp_elicit::sse::SseError;
 
+use super::events::ClientError;
 use super::exchange::Messages;
+use crate::transport::TransportError;
 
 /// Resumptions in a row that brought no new event before the request is given up.
 const MAX_IDLE_RESUMES: u32 = 10;
@@ -51,4 +55,17 @@ impl Resumption {
         self.idle += 1;
         Some((last, reconnect_delay_ms(self.retry_ms)))
     }
+}
+
+/// Whether a request's stream ended (`ended`: what reading its next message gave) in a way
+/// a reconnection can mend: an orderly end before our answer, a dropped connection, or an
+/// event cut off mid-way. The request itself is not sent again (that is
+/// [`ClientError::is_resendable`]'s rule): the GET picks up its stream.
+pub fn is_resumable_end(ended: &Result<Option<String>, ClientError>) -> bool {
+    matches!(
+        ended,
+        Ok(None)
+            | Err(ClientError::Transport(TransportError::Dropped { .. }))
+            | Err(ClientError::Driver(DriverError::Sse(SseError::Truncated)))
+    )
 }
