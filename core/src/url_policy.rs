@@ -19,8 +19,13 @@
 //! (punycode `xn--…` for an internationalised name). When the two differ the UI
 //! shows both, so a look-alike such as `аpple.com` (Cyrillic `а`) stands out as
 //! `xn--pple-43d.com`.
+//!
+//! The URL is parsed by the WHATWG URL Standard: natively by the `url` crate, and in wasm by
+//! the JS engine's own `URL` (the parser of the browser that will open the link; it saves
+//! the package the `url` and `idna` crates and their Unicode tables). The punycode labels
+//! of the parsed host are shown in Unicode by [`punycode_decode`] on both.
 
-use url::{Host, Url};
+use std::net::{Ipv4Addr, Ipv6Addr};
 
 /// A URL that may be opened: `https:`, or `http:` to a loopback host.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,21 +76,21 @@ pub fn check(url: &str) -> Result<SafeUrl, UrlRefusal> {
     if trimmed.is_empty() {
         return Err(UrlRefusal::new("The server sent an empty URL."));
     }
-    let parsed = match Url::parse(trimmed) {
+    let parsed = match parse(trimmed) {
         Ok(u) => u,
-        Err(url::ParseError::RelativeUrlWithoutBase) => {
+        Err(Unparsed::Relative) => {
             return Err(UrlRefusal::new(
                 "The server sent a relative URL, which does not say which site it leads to.",
             ))
         }
-        Err(e) => {
-            return Err(UrlRefusal::new(format!(
-                "The server sent a URL that cannot be read ({e})."
-            )))
+        Err(Unparsed::Unreadable) => {
+            return Err(UrlRefusal::new(
+                "The server sent a URL that cannot be read.",
+            ))
         }
     };
 
-    let scheme = parsed.scheme();
+    let scheme = parsed.scheme.as_str();
     match scheme {
         "https" | "http" => {}
         "javascript" => {
@@ -115,24 +120,24 @@ pub fn check(url: &str) -> Result<SafeUrl, UrlRefusal> {
         }
     }
 
-    if !parsed.username().is_empty() || parsed.password().is_some() {
+    if parsed.has_credentials {
         return Err(UrlRefusal::new(
             "The URL contains a user name or password before the host, a common way to disguise which site a link really leads to.",
         ));
     }
 
-    let host = match parsed.host() {
+    let host = match parsed.host {
         Some(h) => h,
         None => return Err(UrlRefusal::new("The URL does not name a host.")),
     };
     let (host_ascii, loopback) = match &host {
-        Host::Domain(d) => {
+        ParsedHost::Domain(d) => {
             let d = d.to_ascii_lowercase();
             let lb = d == "localhost" || d == "localhost.";
             (d, lb)
         }
-        Host::Ipv4(ip) => (ip.to_string(), ip.is_loopback()),
-        Host::Ipv6(ip) => (format!("[{ip}]"), ip.is_loopback()),
+        ParsedHost::Ipv4(ip) => (ip.to_string(), ip.is_loopback()),
+        ParsedHost::Ipv6(ip) => (format!("[{ip}]"), ip.is_loopback()),
     };
 
     if scheme == "http" && !loopback {
@@ -142,23 +147,287 @@ pub fn check(url: &str) -> Result<SafeUrl, UrlRefusal> {
     }
 
     let host_display = match host {
-        Host::Domain(_) => {
-            let (unicode, result) = idna::domain_to_unicode(&host_ascii);
-            // An invalid punycode label cannot be shown in Unicode faithfully; then the
-            // ASCII form is the only honest one.
-            if result.is_ok() {
-                unicode
-            } else {
-                host_ascii.clone()
-            }
+        // A label whose punycode does not decode cannot be shown in Unicode faithfully;
+        // then the ASCII form is the only honest one.
+        ParsedHost::Domain(_) => {
+            domain_to_unicode(&host_ascii).unwrap_or_else(|| host_ascii.clone())
         }
         _ => host_ascii.clone(),
     };
 
     Ok(SafeUrl {
-        href: parsed.to_string(),
+        href: parsed.href,
         host_display,
         host_ascii,
-        port: parsed.port(),
+        port: parsed.port,
     })
+}
+
+/// What [`check`] needs of a parsed URL, from either parser.
+struct Parsed {
+    /// The scheme, lower case, without its `:`.
+    scheme: String,
+    /// A user name or a password is present.
+    has_credentials: bool,
+    host: Option<ParsedHost>,
+    /// The URL serialised by the URL Standard.
+    href: String,
+    /// An explicit, non-default port.
+    port: Option<u16>,
+}
+
+enum ParsedHost {
+    /// In ASCII: punycode for an internationalised name.
+    Domain(String),
+    Ipv4(Ipv4Addr),
+    Ipv6(Ipv6Addr),
+}
+
+/// Why a URL did not parse.
+enum Unparsed {
+    /// It has no scheme: it means something only against a base URL.
+    Relative,
+    Unreadable,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn parse(input: &str) -> Result<Parsed, Unparsed> {
+    use url::{Host, Url};
+    let url = match Url::parse(input) {
+        Ok(u) => u,
+        Err(url::ParseError::RelativeUrlWithoutBase) => return Err(Unparsed::Relative),
+        Err(_) => return Err(Unparsed::Unreadable),
+    };
+    let host = url.host().map(|h| match h {
+        Host::Domain(d) => ParsedHost::Domain(d.to_owned()),
+        Host::Ipv4(ip) => ParsedHost::Ipv4(ip),
+        Host::Ipv6(ip) => ParsedHost::Ipv6(ip),
+    });
+    Ok(Parsed {
+        scheme: url.scheme().to_owned(),
+        has_credentials: !url.username().is_empty() || url.password().is_some(),
+        host,
+        port: url.port(),
+        href: url.to_string(),
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+mod js_url {
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// The JS engine's WHATWG `URL` (browsers and Node alike).
+        #[wasm_bindgen(js_name = URL)]
+        pub type JsUrl;
+        /// Throws (caught) a `TypeError` for what does not parse.
+        #[wasm_bindgen(constructor, catch, js_class = "URL")]
+        pub fn new(url: &str) -> Result<JsUrl, JsValue>;
+        #[wasm_bindgen(constructor, catch, js_class = "URL")]
+        pub fn new_with_base(url: &str, base: &str) -> Result<JsUrl, JsValue>;
+        #[wasm_bindgen(method, getter)]
+        pub fn href(this: &JsUrl) -> String;
+        #[wasm_bindgen(method, getter)]
+        pub fn protocol(this: &JsUrl) -> String;
+        #[wasm_bindgen(method, getter)]
+        pub fn username(this: &JsUrl) -> String;
+        #[wasm_bindgen(method, getter)]
+        pub fn password(this: &JsUrl) -> String;
+        #[wasm_bindgen(method, getter)]
+        pub fn hostname(this: &JsUrl) -> String;
+        #[wasm_bindgen(method, getter)]
+        pub fn port(this: &JsUrl) -> String;
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn parse(input: &str) -> Result<Parsed, Unparsed> {
+    let url = match js_url::JsUrl::new(input) {
+        Ok(u) => u,
+        // What parses against a base but not alone has no scheme of its own (the `url`
+        // crate's `RelativeUrlWithoutBase`); any base will do, it is only asked whether.
+        Err(_) if js_url::JsUrl::new_with_base(input, "https://base.invalid/").is_ok() => {
+            return Err(Unparsed::Relative)
+        }
+        Err(_) => return Err(Unparsed::Unreadable),
+    };
+    let protocol = url.protocol();
+    let scheme = protocol.strip_suffix(':').unwrap_or(&protocol).to_owned();
+    let hostname = url.hostname();
+    // The URL Standard serialises an IPv6 host in brackets and an IPv4 host as four
+    // decimal numbers (no domain may end in a number), so the form says which it is.
+    let host = if hostname.is_empty() {
+        None
+    } else if let Some(v6) = hostname.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(ParsedHost::Ipv6(
+            v6.parse().map_err(|_| Unparsed::Unreadable)?,
+        ))
+    } else if let Ok(v4) = hostname.parse::<Ipv4Addr>() {
+        Some(ParsedHost::Ipv4(v4))
+    } else if hostname.chars().any(is_forbidden_domain_char) {
+        // The URL Standard refuses such a host; Chromium keeps it, percent-encoded
+        // (`exa mple.com` as `exa%20mple.com`), and it names no site.
+        return Err(Unparsed::Unreadable);
+    } else {
+        Some(ParsedHost::Domain(hostname))
+    };
+    let port = url.port();
+    Ok(Parsed {
+        scheme,
+        has_credentials: !url.username().is_empty() || !url.password().is_empty(),
+        host,
+        port: if port.is_empty() {
+            None
+        } else {
+            Some(port.parse().map_err(|_| Unparsed::Unreadable)?)
+        },
+        href: url.href(),
+    })
+}
+
+/// A "forbidden domain code point" of the URL Standard, or anything but ASCII (a parsed
+/// domain is in its ASCII form).
+#[cfg(target_arch = "wasm32")]
+fn is_forbidden_domain_char(c: char) -> bool {
+    !c.is_ascii()
+        || c.is_ascii_control()
+        || matches!(
+            c,
+            ' ' | '#' | '%' | '/' | ':' | '<' | '>' | '?' | '@' | '[' | '\\' | ']' | '^' | '|'
+        )
+}
+
+/// The host in Unicode: each `xn--` label of an ASCII host (as the URL parser left it,
+/// lower case and already checked by UTS 46) decoded, or `None` when one does not decode.
+fn domain_to_unicode(ascii: &str) -> Option<String> {
+    let mut out = String::with_capacity(ascii.len());
+    for (i, label) in ascii.split('.').enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        match label.strip_prefix("xn--") {
+            Some(encoded) => out.push_str(&punycode_decode(encoded)?),
+            None => out.push_str(label),
+        }
+    }
+    Some(out)
+}
+
+/// The most code points one decoded label may have: 63, the longest DNS label (RFC 1035;
+/// each code point takes at least one ASCII byte of the label). A longer result is refused,
+/// which bounds the decoder's quadratic insertions whatever the host's length.
+const MAX_DECODED_LABEL_CHARS: usize = 63;
+
+/// RFC 3492 punycode decoding of one label (without its `xn--`); `None` for what does not
+/// decode (a non-ASCII or invalid digit, an overflow, a surrogate or out-of-range code point,
+/// an over-long result, or one of ASCII only, empty included).
+pub(crate) fn punycode_decode(input: &str) -> Option<String> {
+    const BASE: u32 = 36;
+    const T_MIN: u32 = 1;
+    const T_MAX: u32 = 26;
+    const SKEW: u32 = 38;
+    const DAMP: u32 = 700;
+    fn adapt(delta: u32, points: u32, first: bool) -> u32 {
+        let mut delta = if first { delta / DAMP } else { delta / 2 };
+        delta += delta / points;
+        let mut k = 0;
+        while delta > ((BASE - T_MIN) * T_MAX) / 2 {
+            delta /= BASE - T_MIN;
+            k += BASE;
+        }
+        k + (BASE - T_MIN + 1) * delta / (delta + SKEW)
+    }
+    if !input.is_ascii() {
+        return None;
+    }
+    let (basic, extended) = match input.rfind('-') {
+        Some(at) => (&input[..at], &input[at + 1..]),
+        None => ("", input),
+    };
+    let mut output: Vec<char> = basic.chars().collect();
+    let (mut n, mut i, mut bias) = (128u32, 0u32, 72u32);
+    let mut digits = extended.bytes().peekable();
+    while digits.peek().is_some() {
+        let old_i = i;
+        let mut w = 1u32;
+        let mut k = BASE;
+        loop {
+            let digit = match digits.next()? {
+                b @ b'a'..=b'z' => u32::from(b - b'a'),
+                b @ b'A'..=b'Z' => u32::from(b - b'A'),
+                b @ b'0'..=b'9' => u32::from(b - b'0') + 26,
+                _ => return None,
+            };
+            i = i.checked_add(digit.checked_mul(w)?)?;
+            let t = if k <= bias {
+                T_MIN
+            } else if k >= bias + T_MAX {
+                T_MAX
+            } else {
+                k - bias
+            };
+            if digit < t {
+                break;
+            }
+            w = w.checked_mul(BASE - t)?;
+            k += BASE;
+        }
+        let points = u32::try_from(output.len() + 1).ok()?;
+        bias = adapt(i - old_i, points, old_i == 0);
+        n = n.checked_add(i / points)?;
+        i %= points;
+        if output.len() >= MAX_DECODED_LABEL_CHARS {
+            return None;
+        }
+        output.insert(usize::try_from(i).ok()?, char::from_u32(n)?);
+        i += 1;
+    }
+    // A label of ASCII only must not be written in punycode (UTS 46 refuses it).
+    if output.iter().all(char::is_ascii) {
+        return None;
+    }
+    Some(output.into_iter().collect())
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    /// The decoder answers as `idna` (which the native build shows hosts with before this
+    /// decoder existed, and which the browser build no longer carries) on valid labels.
+    #[test]
+    fn punycode_decodes_as_idna_does() {
+        for host in [
+            "xn--bcher-kva.example",
+            "xn--pple-43d.com",
+            "xn--mgbh0fb.xn--kgbechtv",
+            "xn--fsqu00a.xn--0zwm56d",
+            "xn--hxajbheg2az3al.xn--jxalpdlp",
+            "xn--r8jz45g.xn--zckzah",
+            "xn--9n2bp8q.xn--9t4b11yi5a",
+            "xn--ls8h.la",
+            "example.com",
+        ] {
+            let (want, result) = idna::domain_to_unicode(host);
+            assert!(result.is_ok(), "{host}");
+            assert_eq!(
+                domain_to_unicode(host).as_deref(),
+                Some(want.as_str()),
+                "{host}"
+            );
+        }
+    }
+
+    #[test]
+    fn punycode_refuses_what_does_not_decode() {
+        for label in ["", "-", "zz", "a-é", "99999999999", "a-", &"a".repeat(70)] {
+            assert_eq!(punycode_decode(label), None, "{label:?}");
+        }
+        // RFC 3492 7.1 (L): 3<nen>B<gumi><kinpachi><sensei>
+        assert_eq!(
+            punycode_decode("3B-ww4c5e180e575a65lsy2b").as_deref(),
+            Some("3年B組金八先生")
+        );
+    }
 }

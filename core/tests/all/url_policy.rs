@@ -1,4 +1,6 @@
 //! The URL-mode policy: what may be opened, what is refused and why, and how hosts are shown.
+//! Run natively (the `url` crate parses) and in headless Chromium (the browser's `URL`
+//! parses): the same cases, the same answers.
 
 use mcp_elicit::url_policy::{check, SafeUrl};
 
@@ -16,7 +18,8 @@ fn refused(url: &str) -> String {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn https_is_allowed_and_normalised() {
     let s = ok("https://Example.COM/pay?x=1#frag");
     assert_eq!(s.href, "https://example.com/pay?x=1#frag");
@@ -26,7 +29,8 @@ fn https_is_allowed_and_normalised() {
     assert!(!s.is_internationalised());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn https_with_explicit_port_keeps_it() {
     let s = ok("https://example.com:8443/x");
     assert_eq!(s.port, Some(8443));
@@ -34,7 +38,8 @@ fn https_with_explicit_port_keeps_it() {
     assert_eq!(ok("https://example.com:443/x").port, None);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn http_to_loopback_is_allowed() {
     for url in [
         "http://localhost:8000/confirm",
@@ -50,7 +55,8 @@ fn http_to_loopback_is_allowed() {
     assert_eq!(ok("http://127.0.0.1:5000/").port, Some(5000));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn http_to_other_hosts_is_refused() {
     let reason = refused("http://example.com/pay");
     assert!(reason.contains("http:"), "{reason}");
@@ -61,7 +67,8 @@ fn http_to_other_hosts_is_refused() {
     refused("http://[::2]/");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn dangerous_schemes_are_refused_with_the_reason() {
     assert!(refused("javascript:alert(1)").contains("javascript:"));
     assert!(refused("JavaScript:alert(document.cookie)").contains("javascript:"));
@@ -73,7 +80,8 @@ fn dangerous_schemes_are_refused_with_the_reason() {
     assert!(refused("vbscript:msgbox").contains("vbscript:"));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn relative_and_malformed_are_refused() {
     assert!(refused("/pay").contains("relative"));
     assert!(refused("pay.html").contains("relative"));
@@ -81,10 +89,16 @@ fn relative_and_malformed_are_refused() {
     assert!(refused("   ").contains("empty"));
     assert!(refused("https://").contains("cannot be read"));
     assert!(refused("https://exa mple.com/").contains("cannot be read"));
+    // Hosts the URL Standard refuses and a browser's parser might keep, percent-encoded.
+    for host in ["exa%20mple.com", "a<b.example", "a^b.example", "a|b.example", "a%25b.example"] {
+        let reason = refused(&format!("https://{host}/"));
+        assert!(reason.contains("cannot be read"), "{host}: {reason}");
+    }
     refused("https://[::1/");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn credentials_in_the_url_are_refused() {
     let reason = refused("https://bank.example@evil.example/login");
     assert!(reason.contains("user name or password"), "{reason}");
@@ -93,7 +107,8 @@ fn credentials_in_the_url_are_refused() {
     refused("http://admin@localhost/");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn internationalised_host_shows_both_forms() {
     // Cyrillic "а" in place of Latin "a": a classic look-alike.
     let s = ok("https://\u{0430}pple.com/login");
@@ -108,7 +123,8 @@ fn internationalised_host_shows_both_forms() {
     assert_eq!(p.host_ascii, "xn--bcher-kva.example");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn arbitrary_strings_never_panic() {
     for s in [
         "\u{0}",
