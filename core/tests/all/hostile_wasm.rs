@@ -10,7 +10,6 @@ use mcp_elicit::wire::ResourceTemplate;
 use serde_json::{json, Map, Value};
 use wasm_bindgen_test::*;
 
-
 #[wasm_bindgen_test]
 fn a_4_mib_id_before_20000_events_is_dropped_and_the_result_arrives() {
     let mut stream = format!("id: {}\n", "7".repeat(4 << 20)).into_bytes();

@@ -8,7 +8,6 @@ use mcp_elicit::js::{compile_schema, json_from_js, validate_content_js, Undefine
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
-
 // The nasty values, built by plain JS (no eval: the same snippet mechanism as the crate).
 #[wasm_bindgen(inline_js = r#"
 export function cyclicSchema() {

@@ -8,7 +8,6 @@ use mcp_elicit::validate::{validate_content, ErrorCode};
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
 
-
 const TABLE: &str = include_str!("../fixtures/patterns.json");
 
 #[wasm_bindgen_test]

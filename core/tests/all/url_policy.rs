@@ -90,7 +90,13 @@ fn relative_and_malformed_are_refused() {
     assert!(refused("https://").contains("cannot be read"));
     assert!(refused("https://exa mple.com/").contains("cannot be read"));
     // Hosts the URL Standard refuses and a browser's parser might keep, percent-encoded.
-    for host in ["exa%20mple.com", "a<b.example", "a^b.example", "a|b.example", "a%25b.example"] {
+    for host in [
+        "exa%20mple.com",
+        "a<b.example",
+        "a^b.example",
+        "a|b.example",
+        "a%25b.example",
+    ] {
         let reason = refused(&format!("https://{host}/"));
         assert!(reason.contains("cannot be read"), "{host}: {reason}");
     }

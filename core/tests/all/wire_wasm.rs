@@ -11,7 +11,6 @@ use mcp_elicit::wire::{from_raw, CallToolResult, ElicitResult, RequestId};
 use serde_json::{Map, Value};
 use wasm_bindgen_test::*;
 
-
 const MODERN: &str = include_str!("../fixtures/transcripts/modern_delete_folder_accept.json");
 const LEGACY: &str = include_str!("../fixtures/transcripts/legacy_session.json");
 

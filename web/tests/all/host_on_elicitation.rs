@@ -6,14 +6,12 @@
 
 #![cfg(target_arch = "wasm32")]
 
-
+use crate::ui_support::*;
 use js_sys::Reflect;
 use mcp_elicit_web::host::McpClient;
-use crate::ui_support::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-
 
 #[wasm_bindgen(inline_js = r#"
 // A modern server at http://asking.test/mcp: the tool "form" asks for { name } (required),

@@ -7,17 +7,15 @@
 
 #![cfg(target_arch = "wasm32")]
 
-
+use crate::ui_support::*;
 use js_sys::{Reflect, JSON};
 use mcp_elicit::js::compile_schema;
 use mcp_elicit_web::boundary::{json_arg, settle};
 use mcp_elicit_web::embed::elicit;
 use mcp_elicit_web::host::McpClient;
-use crate::ui_support::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-
 
 // The nasty values, built by plain JS.
 #[wasm_bindgen(inline_js = r#"

@@ -19,8 +19,8 @@ use serde_json::{json, Map, Value};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
-
-/// The fake server: `window.fetch` replaced; `window.__fake` is its control and log.
+/// The fake server: `window.fetch` for `http://fake.invalid/` (other URLs pass through);
+/// `window.__fake` is its control and log.
 /// `notifications/initialized` fails with 503 while `failInitialized` is set.
 /// Each `tools/call` gets an SSE stream that asks one question (message `Q {q}`, `q` the
 /// call's argument) under the next server id, and stays open. Answers are taken (202), or refused with 503
@@ -35,7 +35,11 @@ fake.restart = () => {
 const enc = new TextEncoder();
 const sse = (m) => enc.encode('event: message\ndata: ' + JSON.stringify(m) + '\n\n');
 window.__fake = fake;
-window.fetch = async (request) => {
+// Other modules' requests share the page: only this server's URL is faked.
+const real = window.fetch.bind(window);
+window.fetch = async (input, init) => {
+  const request = input instanceof Request ? input : new Request(input, init);
+  if (!request.url.startsWith('http://fake.invalid/')) return real(input, init);
   const sid = request.headers.get('mcp-session-id');
   if (request.method === 'GET') return new Response(null, { status: 405 });
   if (request.method === 'DELETE') return new Response(null, { status: 200 });

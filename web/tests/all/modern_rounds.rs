@@ -20,7 +20,6 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-
 /// The fake server at `http://rounds.test/mcp`. `tools/call` asks for a note (state
 /// `asked`); the replay with the note answers, by `mode`, with a state-only result, a
 /// roots-only round or a sampling-only round (state `noted:<note>`); the replay of that

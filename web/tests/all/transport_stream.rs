@@ -15,7 +15,6 @@ use mcp_elicit_web::transport::{self, ByteStream, RawResponse, TransportError};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
-
 /// A `ReadableStream` that yields `chunks` (UTF-8 encoded), one `read()` each.
 fn stream_of(chunks: &[&[u8]]) -> web_sys::ReadableStream {
     let parts = Array::new();

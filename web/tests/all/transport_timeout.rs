@@ -10,7 +10,6 @@ use mcp_elicit_web::transport;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
-
 #[wasm_bindgen_test]
 async fn work_that_never_ends_is_given_up_after_the_bound() {
     let never = futures::future::pending::<()>();
@@ -20,8 +19,12 @@ async fn work_that_never_ends_is_given_up_after_the_bound() {
 
 #[wasm_bindgen_test]
 async fn a_fetch_the_server_never_answers_is_given_up() {
-    // A server that takes the request and never answers.
-    Function::new_no_args("window.fetch = () => new Promise(() => {});")
+    // A server that takes the request and never answers (only its URL: the page is shared).
+    Function::new_no_args(
+        "const real = window.fetch.bind(window); \
+         window.fetch = (input, init) => String(input.url || input).startsWith('http://hung.invalid/') \
+           ? new Promise(() => {}) : real(input, init);",
+    )
         .call0(&JsValue::NULL)
         .expect("fetch replaced");
     let request = HttpRequest::post(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_owned());

@@ -6,7 +6,7 @@
 // Browser-only: these mount components into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-
+use crate::ui_support::*;
 use leptos::prelude::*;
 use mcp_elicit::wire::{ElicitAction, ElicitResult};
 use mcp_elicit_web::client::{ClientEvent, EventSink, ServerIdentity};
@@ -14,9 +14,7 @@ use mcp_elicit_web::components::{ElicitationView, SendStatus};
 use mcp_elicit_web::pending::{PendingList, PendingRequests, MAX_PENDING_CARDS};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
-use crate::ui_support::*;
 use wasm_bindgen_test::*;
-
 
 /// What the list asked to send, by routing id.
 #[derive(Clone, Default)]

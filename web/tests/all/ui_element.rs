@@ -3,14 +3,12 @@
 
 #![cfg(target_arch = "wasm32")]
 
-
+use crate::ui_support::*;
 use mcp_elicit_web::element::define_elements;
 use serde_json::json;
-use crate::ui_support::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
 
 #[wasm_bindgen(inline_js = r#"
 export function make_card(params, attrs) {

@@ -4,16 +4,14 @@
 // Browser-only: these mount components into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-
+use crate::ui_support::*;
 use leptos::prelude::*;
 use mcp_elicit::wire::ElicitAction;
 use mcp_elicit_web::components::ElicitationView;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
-use crate::ui_support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
 
 fn mount_form(p: Value, answers: &Answers) -> (web_sys::HtmlElement, Handle) {
     let cb = answers.callback();

@@ -6,15 +6,13 @@
 // Browser-only: these mount components into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-
+use crate::ui_support::*;
 use leptos::prelude::*;
 use mcp_elicit_web::components::ElicitationView;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use crate::ui_support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
 
 fn mount_form(p: Value, answers: &Answers) -> (web_sys::HtmlElement, Handle) {
     let cb = answers.callback();

@@ -3,7 +3,7 @@
 // Browser-only: these mount components into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-
+use crate::ui_support::*;
 use leptos::prelude::*;
 use mcp_elicit::wire::ElicitResult;
 use mcp_elicit_web::components::{
@@ -12,11 +12,9 @@ use mcp_elicit_web::components::{
 use serde_json::json;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
-use crate::ui_support::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-
 
 fn url_params(url: &str, id: &str) -> serde_json::Value {
     json!({"mode": "url", "message": "Pay the <b>deposit</b>", "url": url, "elicitationId": id})
