@@ -83,6 +83,16 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes] | None = None, timeou
     raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout:.0f}s")
 
 
+def read_json_lines(path: Path | None) -> list[dict[str, Any]]:
+    """The complete lines of a JSON-lines file a server is appending to. A long line reaches
+    the file in several writes, so the last line may still be partial: only lines that end
+    in a newline are read, the rest is left for a later read."""
+    if path is None or not path.exists():
+        return []
+    *complete, _partial = path.read_text(encoding="utf-8").split("\n")
+    return [json.loads(line) for line in complete if line.strip()]
+
+
 PORT_FILE_WAIT = 30.0
 """How long a started server may take to bind and write its `--port-file` (a loaded 2-core
 machine starts the SDK in a few seconds); beyond it the start fails with that message."""
@@ -173,18 +183,12 @@ class DemoServer:
 
     def trace(self) -> list[dict[str, Any]]:
         """The HTTP exchanges of the current run that have ended (`--trace` JSON lines)."""
-        if self.trace_path is None or not self.trace_path.exists():
-            return []
-        lines = self.trace_path.read_text(encoding="utf-8").splitlines()
-        return [json.loads(line) for line in lines if line.strip()]
+        return read_json_lines(self.trace_path)
 
     def arrivals(self) -> list[dict[str, Any]]:
         """Every HTTP request of the current run the moment it arrived, ended or still open
         (`--arrivals` JSON lines: method, path, request headers, `started`)."""
-        if self.arrivals_path is None or not self.arrivals_path.exists():
-            return []
-        lines = self.arrivals_path.read_text(encoding="utf-8").splitlines()
-        return [json.loads(line) for line in lines if line.strip()]
+        return read_json_lines(self.arrivals_path)
 
     def methods(self) -> list[str]:
         """The JSON-RPC `method` of each traced request that had one, in order."""
@@ -265,10 +269,7 @@ class HostileServer:
         return http_request(f"{self.origin}/stats", method="GET").json()
 
     def trace(self) -> list[dict[str, Any]]:
-        if not self.trace_path.exists():
-            return []
-        lines = self.trace_path.read_text(encoding="utf-8").splitlines()
-        return [json.loads(line) for line in lines if line.strip()]
+        return read_json_lines(self.trace_path)
 
     def stop(self) -> None:
         proc, self.proc = self.proc, None

@@ -50,6 +50,7 @@ from harness import (
     LegacySession,
     ModernClient,
     http_request,
+    read_json_lines,
     tool_text,
 )
 
@@ -469,9 +470,7 @@ def test_trace_records_exchanges(make_demo_server: Any, tmp_path: Any) -> None:
 
     def posts() -> list[dict[str, Any]]:
         # The record is written once the server's handler returns, just after the reply.
-        lines = trace.read_text().splitlines() if trace.exists() else []
-        records = [json.loads(line) for line in lines]
-        return [r for r in records if r["method"] == "POST" and r["path"] == "/mcp"]
+        return [r for r in read_json_lines(trace) if r["method"] == "POST" and r["path"] == "/mcp"]
 
     deadline = time.monotonic() + 10
     while not posts() and time.monotonic() < deadline:
