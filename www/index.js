@@ -1,6 +1,7 @@
 // The demo page's script (a file: index.html's CSP allows no inline script).
-// The package is built into ./pkg by scripts/build-www (wasm-bindgen --target web).
-import init, { mountDemo } from "./pkg/mcp_elicit_web.js";
+// The demo app's package (crate mcp-elicit-demo, www/demo/) is built into ./demo/pkg by
+// scripts/build-www (wasm-bindgen --target web).
+import init, { mountDemo } from "./demo/pkg/mcp_elicit_demo.js";
 import { refuseIfFramed } from "./frame-guard.js";
 
 const root = document.getElementById("app");

@@ -2,14 +2,16 @@
 //!
 //! The browser side of mcp-elicit: Leptos (CSR) components for form and URL mode,
 //! the request queue, the Streamable HTTP transport over `gloo-net`, the MCP client
-//! sessions of both eras, the demo app, and the JS APIs.
+//! sessions of both eras, and the JS APIs. The demo app is an app of its own on this
+//! crate's public API (`www/demo/`, crate `mcp-elicit-demo`), so this package carries none
+//! of it.
 //!
 //! # Ways in
 //!
 //! - **From JavaScript** (the wasm-bindgen package or the npm package `mcp-elicit`):
 //!   `elicit(element, params)` for one elicitation ([`embed`]), `McpClient` for a whole
 //!   connection with its cards in an element ([`host`]), `<mcp-elicitation>` as a custom
-//!   element ([`element`]), and the demo page's `mountDemo` ([`demo`]).
+//!   element ([`element`]).
 //! - **From a Leptos app** (Rust, Leptos 0.8 `csr`): the components in [`components`]
 //!   ([`components::ElicitationView`] for one request, [`components::ElicitationQueue`]
 //!   for several, [`components::SchemaForm`] for a bare form). They show, validate and
@@ -27,7 +29,6 @@
 pub mod boundary;
 pub mod client;
 pub mod components;
-pub mod demo;
 pub mod element;
 pub mod embed;
 pub mod host;

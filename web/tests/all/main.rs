@@ -17,7 +17,6 @@ mod modern_rounds;
 mod transport_stream;
 mod transport_timeout;
 mod ui_cards;
-mod ui_demo;
 mod ui_element;
 mod ui_form;
 mod ui_hostile;

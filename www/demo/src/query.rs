@@ -1,8 +1,7 @@
 //! The demo's query parameters (`server`, `protocol`, `tool`, `args`), per the DOM contract.
 
+use mcp_elicit_web::client::ProtocolChoice;
 use serde_json::{Map, Value};
-
-use crate::client::ProtocolChoice;
 
 /// What the page was opened with.
 #[derive(Debug, Clone, Default, PartialEq)]

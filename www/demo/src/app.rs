@@ -1,18 +1,18 @@
-//! The demo app's view, per the DOM contract the browser tests drive (README,
-//! "Embedding"): Server URL + Connect, the connection status, the tools with a form each,
-//! pending elicitations, the result, errors.
+//! The demo app's view, per the DOM contract the browser tests drive
+//! (`docs/dom-contract.md`): Server URL + Connect, the connection status, the tools with a
+//! form each, pending elicitations, the result, errors.
 
 use leptos::prelude::*;
 use mcp_elicit::wire::{CallToolResult, ContentItem, Tool};
+use mcp_elicit_web::client::ProtocolChoice;
+use mcp_elicit_web::components::SchemaForm;
+use mcp_elicit_web::pending::PendingList;
 use serde_json::{Map, Value};
 
-use super::actions;
-use super::catalog::{PromptList, ResourceList};
-use super::query::StartParams;
-use super::state::{AppState, Outcome, Request};
-use crate::client::ProtocolChoice;
-use crate::components::SchemaForm;
-use crate::pending::PendingList;
+use crate::actions;
+use crate::catalog::{PromptList, ResourceList};
+use crate::query::StartParams;
+use crate::state::{AppState, Outcome, Request};
 
 /// The whole app. `start` comes from the query string.
 #[component]

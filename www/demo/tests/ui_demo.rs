@@ -7,10 +7,16 @@
 // Browser-only: these mount the app into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-use crate::ui_support::*;
+// The helpers the library's UI tests use (mount, type, click, query).
+#[path = "../../../web/tests/all/ui_support/mod.rs"]
+mod ui_support;
+
+use ui_support::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 /// The fake server. Every server's tools are `tools[url]` (input schema `schemas[name]`,
 /// else no properties; each call's arguments go to `calls`); a tool call answers
@@ -48,7 +54,7 @@ const body = (text, note) => {
     },
   }, { highWaterMark: 0 });
 };
-// Other modules' requests share the page: only this module's servers are faked.
+// Only these servers are faked: a request to any other URL goes to the page's own fetch.
 const real = window.fetch.bind(window);
 const mine = /^http:\/\/(runs|slow|fast|loop|link)\.test\//;
 window.fetch = async (input, init) => {
@@ -144,7 +150,7 @@ async fn until(what: &str, cond: impl Fn() -> bool) {
 /// Mounts the demo app (the test page has no query string, so it does not connect).
 fn mount_app() -> web_sys::HtmlElement {
     let root = host();
-    mcp_elicit_web::demo::mount_demo(root.clone());
+    mcp_elicit_demo::mount_demo(root.clone());
     root
 }
 
@@ -304,11 +310,11 @@ async fn a_link_fills_in_its_tool_and_only_the_click_calls_it() {
     let mut args = serde_json::Map::new();
     args.insert("city".into(), serde_json::Value::from("Oslo"));
     let root = host();
-    mcp_elicit_web::demo::mount_demo_with(
+    mcp_elicit_demo::mount_demo_with(
         root.clone(),
-        mcp_elicit_web::demo::StartParams {
+        mcp_elicit_demo::StartParams {
             server: Some("http://link.test/mcp".into()),
-            prefill: Some(mcp_elicit_web::demo::Prefill {
+            prefill: Some(mcp_elicit_demo::Prefill {
                 tool: "linked".into(),
                 args,
             }),

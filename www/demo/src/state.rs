@@ -4,11 +4,11 @@ use leptos::prelude::*;
 use mcp_elicit::wire::{
     CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
 };
+use mcp_elicit_web::client::{Connection, ProtocolChoice};
+use mcp_elicit_web::pending::PendingRequests;
 use serde_json::{Map, Value};
 
-use super::query::Prefill;
-use crate::client::{Connection, ProtocolChoice};
-use crate::pending::PendingRequests;
+use crate::query::Prefill;
 
 /// The connection line (`[data-testid=connection-status]`).
 #[derive(Debug, Clone, PartialEq)]

@@ -5,11 +5,11 @@
 use leptos::prelude::*;
 use mcp_elicit::schema::compile;
 use mcp_elicit::wire::{Prompt, Resource, ResourceTemplate};
+use mcp_elicit_web::components::SchemaForm;
 use serde_json::{Map, Value};
 
-use super::actions;
-use super::state::{AppState, Request};
-use crate::components::SchemaForm;
+use crate::actions;
+use crate::state::{AppState, Request};
 
 /// The prompts, when the server has any.
 #[component]

@@ -4,14 +4,14 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use mcp_elicit::wire::ElicitResult;
+use mcp_elicit_web::client::{ClientConfig, Connection};
+use mcp_elicit_web::components::SendStatus;
+use mcp_elicit_web::pending::deliver;
 
-use super::query::Prefill;
-use super::state::{
+use crate::query::Prefill;
+use crate::state::{
     first_of_each, is_current, next_ticket, AppState, ConnStatus, Outcome, Request,
 };
-use crate::client::{ClientConfig, Connection};
-use crate::components::SendStatus;
-use crate::pending::deliver;
 
 /// Whether `url` is an absolute `http:` / `https:` URL. (`localhost:8001/mcp` parses,
 /// with `localhost:` as its scheme, so parsing alone is not enough.)

@@ -1,0 +1,40 @@
+//! # mcp-elicit-demo
+//!
+//! The demo app: connect, list tools (and prompts and resources), call one, answer its
+//! elicitations, see the result. An app built on `mcp-elicit-web`'s public API (the client
+//! [`Connection`](mcp_elicit_web::client::Connection), the card list
+//! [`PendingList`](mcp_elicit_web::pending::PendingList) with its one way of delivering an
+//! answer, [`deliver`](mcp_elicit_web::pending::deliver), and the
+//! [`SchemaForm`](mcp_elicit_web::components::SchemaForm) of each tool), in a crate of its
+//! own so that the library's package carries none of it.
+//!
+//! `www/index.html` (its script, `www/index.js`) loads this crate's wasm-bindgen package
+//! (`www/demo/pkg`, built by `scripts/build-www`) and calls [`mount_demo`] (`mountDemo` in
+//! JS) with the element to render into, unless the page is framed (`www/frame-guard.js`).
+//! Everything a test drives is in the DOM contract (`docs/dom-contract.md`); the query
+//! parameters are read once, here.
+
+mod actions;
+mod app;
+mod catalog;
+mod query;
+mod state;
+
+use wasm_bindgen::prelude::*;
+
+pub use query::{parse as parse_query, Prefill, StartParams};
+
+/// Renders the demo app into `element`, starting from the page's query parameters.
+#[wasm_bindgen(js_name = mountDemo)]
+pub fn mount_demo(element: web_sys::HtmlElement) {
+    mount_demo_with(element, query::from_location());
+}
+
+/// Renders the demo app into `element` as if opened with `start` (tests use it: their page
+/// has no query string of its own).
+pub fn mount_demo_with(element: web_sys::HtmlElement, start: StartParams) {
+    leptos::mount::mount_to(element, move || {
+        leptos::view! { <app::DemoApp start=start /> }
+    })
+    .forget();
+}
