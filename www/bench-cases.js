@@ -107,7 +107,7 @@ export const RENDER_FIELDS = [50, 500];
  * rotates. A function's figure is the median of its batches, so a busy moment of the
  * machine weighs on every side alike, and one-off pauses (GC, a tier-up) do not decide.
  */
-export function timeSideBySide(fns, { batchMs = 40, rounds = 9 } = {}) {
+export function timeSideBySide(fns, { batchMs = 40, rounds = 11 } = {}) {
   const now = () => performance.now();
   const names = Object.keys(fns);
   const size = {};

@@ -57,9 +57,6 @@ const browser = await chromium.launchPersistentContext(profile, {
   args: [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    // Frames as soon as they are ready, not on a 60 Hz clock: a time "to the painted
-    // form" then measures the work, not the wait for the next vsync.
-    "--disable-gpu-vsync", "--disable-frame-rate-limit",
   ],
 });
 

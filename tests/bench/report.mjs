@@ -43,8 +43,10 @@ function meets(goal, value) {
   if (!goal || value == null || !Number.isFinite(value)) return null;
   return "atLeast" in goal ? value >= goal.atLeast : value <= goal.atMost;
 }
-/** Nanoseconds as µs, or ms from 10 ms up. */
-const time = (ns) => (ns >= 1e7 ? `${(ns / 1e6).toFixed(1)} ms` : `${(ns / 1000).toFixed(ns < 1e4 ? 2 : 1)} µs`);
+/** Three significant digits, no exponent. */
+const sig = (x) => (x >= 100 ? String(Math.round(x)) : x.toPrecision(3));
+/** Nanoseconds in the unit that keeps three significant digits readable. */
+const time = (ns) => (ns < 1e3 ? `${sig(ns)} ns` : ns < 1e6 ? `${sig(ns / 1e3)} µs` : `${sig(ns / 1e6)} ms`);
 const ms = (x) => `${x.toFixed(1)} ms`;
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 
@@ -55,7 +57,7 @@ function add({ group, what, ours, peer, ratio, goal, goalUnit, value }) {
     what,
     ours,
     peer: peer ?? "—",
-    ratio: ratio == null ? "—" : `${ratio.toFixed(2)}×`,
+    ratio: ratio == null ? "—" : `${ratio >= 10 ? ratio.toFixed(1) : ratio >= 1 ? ratio.toFixed(2) : ratio.toPrecision(2)}×`,
     ratio_value: ratio ?? null,
     goal: goalText(goal, goalUnit),
     met: ok === null ? "—" : ok ? "yes" : "no",
@@ -181,7 +183,7 @@ const md = [
   ...rows.map((r) => `| ${cells(r).join(" | ")} |`),
 ].join("\n");
 const notes = [
-  `Node ${node?.node ?? "?"}, Chromium ${browser?.chromium ?? "?"} (headless); every row's two sides measured side by side in the same run.`,
+  "Every row's sides were measured side by side in the same run (interleaved batches; medians).",
   "Validation ratios: peer time / our time (> 1: ours is faster). Render: ours / floor (< 1.5 is the goal).",
   "init ratio: a fresh load / the same bytes already fetched (there is no peer; the figure is the point).",
   "KB = 1000 bytes.",
@@ -195,7 +197,14 @@ const summary = {
   missing,
 };
 writeFileSync(join(dir, "bench.json"), JSON.stringify(summary, null, 2) + "\n");
-writeFileSync(join(dir, "bench.md"), md + "\n\n" + notes.map((n) => `- ${n}`).join("\n") + "\n");
+const m = summary.machine;
+const measured = `Measured ${summary.date.slice(0, 16).replace("T", " ")} UTC by \`scripts/bench\`` +
+  (m ? ` on ${m.nproc} × ${m.cpu}` : "") + `, Node ${summary.node ?? "?"}, Chromium ${summary.chromium ?? "?"} (headless).`;
+writeFileSync(
+  join(dir, "bench.md"),
+  measured + "\n\n" + md + "\n\n" + notes.map((n) => `- ${n}`).join("\n") + "\n" +
+    (missing.length ? `- Not measured: ${missing.join("; ")}.\n` : ""),
+);
 
 // The terminal table: plain columns.
 const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => cells(r)[k].length)));
