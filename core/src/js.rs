@@ -6,13 +6,21 @@
 //! since either kills the page. [`json_from_js`] is that crossing, shared with the web
 //! crate's host APIs.
 //!
-//! Results go back as serde_json text and one `JSON.parse`, so callers get plain objects
-//! and arrays (not `Map`s) and can `JSON.stringify` them.
+//! Values cross as JSON text both ways, the fewest crossings there can be: the host's value
+//! is written by the engine's `JSON.stringify` (after a strict check, `js_strict_json.js`),
+//! copied into wasm once and read by serde_json into a light tree ([`Json`]); results go
+//! back as serde_json text and one `JSON.parse`, so callers get plain objects and arrays
+//! (not `Map`s) and can `JSON.stringify` them. Accepted content is not written again at
+//! all: it is the host's own text, parsed once more by the engine.
+//!
+//! `compileValidator` keeps a compiled schema in wasm memory for repeated validation, so
+//! each `validate` crosses only the content.
 
-use crate::schema::{compile, FormSpec, SchemaError};
-use crate::validate::{validate_content, ErrorCode, FieldError};
+use crate::schema::json::Json;
+use crate::schema::{compile_json, FormSpec, SchemaError};
+use crate::validate::{check_content, ErrorCode, FieldError};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -97,55 +105,89 @@ pub fn validate_content_js(
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] content: JsValue,
 ) -> Result<JsValue, JsValue> {
     let spec = compile_js(&requested_schema)?;
-    let outcome = match json_from_js(&content, UndefinedMembers::Refuse) {
-        Ok(content) => match validate_content(&spec, &content) {
-            Ok(content) => Outcome::accepted(content),
-            Err(errors) => Outcome::refused(errors),
-        },
-        Err(why) => Outcome::refused(vec![FieldError::new(
+    validate_js(&spec, &content)
+}
+
+/// A compiled `requestedSchema` kept for repeated validation (what `compileValidator`
+/// returns): `validate(content)` answers exactly what `validateContent(schema, content)`
+/// would. It holds wasm memory: call `free()` when done with it (a `FinalizationRegistry`
+/// frees a forgotten one once it is garbage-collected, at a time of the engine's choosing).
+#[wasm_bindgen(js_name = ContentValidator)]
+pub struct ContentValidator {
+    spec: FormSpec,
+}
+
+/// Compiles a `requestedSchema` once for many `validate(content)` calls, or throws as
+/// `compileSchema` does. The handle holds wasm memory: `free()` it when done.
+#[wasm_bindgen(js_name = compileValidator)]
+pub fn compile_validator(
+    #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
+) -> Result<ContentValidator, JsValue> {
+    Ok(ContentValidator {
+        spec: compile_js(&requested_schema)?,
+    })
+}
+
+#[wasm_bindgen(js_class = ContentValidator)]
+impl ContentValidator {
+    /// What `validateContent(schema, content)` answers for the schema this was compiled from.
+    #[wasm_bindgen(unchecked_return_type = "ValidationResult")]
+    pub fn validate(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "JsonValue")] content: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        validate_js(&self.spec, &content)
+    }
+}
+
+/// `validateContent`'s answer for a compiled schema: `{ok: true, content}` with the content
+/// read anew from the host's own text, or `{ok: false, errors}`.
+fn validate_js(spec: &FormSpec, content: &JsValue) -> Result<JsValue, JsValue> {
+    let refused = |why: String| {
+        to_js(&Refused::new(vec![FieldError::new(
             "",
             ErrorCode::Type,
             format!("The answer is not JSON: {why}."),
-        )]),
+        )]))
     };
-    to_js(&outcome)
-}
-
-/// The `{ok, ...}` shape of `validateContent`'s result: `content` when ok, `errors` when not.
-#[derive(Serialize)]
-struct Outcome {
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    content: Option<Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    errors: Option<Vec<FieldError>>,
-}
-
-impl Outcome {
-    fn accepted(content: Map<String, Value>) -> Self {
-        Outcome {
-            ok: true,
-            content: Some(content),
-            errors: None,
-        }
+    let text = match text_from_js(content, UndefinedMembers::Refuse, Keep::ForAccepted) {
+        Ok(texts) => texts,
+        Err(why) => return refused(why),
+    };
+    let json = match Json::parse(&text) {
+        Ok(json) => json,
+        Err(e) => return refused(unreadable(&e)),
+    };
+    match check_content(spec, &json) {
+        // The engine reads back what it wrote; should it ever throw, that is thrown here.
+        Ok(()) => accepted(),
+        Err(errors) => to_js(&Refused::new(errors)),
     }
-    fn refused(errors: Vec<FieldError>) -> Self {
-        Outcome {
-            ok: false,
-            content: None,
-            errors: Some(errors),
-        }
+}
+
+/// The `{ok: false, errors}` shape of `validateContent`'s result.
+#[derive(Serialize)]
+struct Refused {
+    ok: bool,
+    errors: Vec<FieldError>,
+}
+
+impl Refused {
+    fn new(errors: Vec<FieldError>) -> Self {
+        Refused { ok: false, errors }
     }
 }
 
 fn compile_js(schema: &JsValue) -> Result<FormSpec, JsValue> {
-    let value = json_from_js(schema, UndefinedMembers::Refuse).map_err(|why| {
+    let not_json = |why: String| {
         schema_error(&SchemaError {
             path: String::new(),
             message: format!("The requested schema is not JSON: {why}."),
         })
-    })?;
-    compile(&value).map_err(|e| schema_error(&e))
+    };
+    let text = text_from_js(schema, UndefinedMembers::Refuse, Keep::No).map_err(not_json)?;
+    let json = Json::parse(&text).map_err(|e| not_json(unreadable(&e)))?;
+    compile_json(&json).map_err(|e| schema_error(&e))
 }
 
 /// What [`json_from_js`] does with an object member whose value is `undefined`.
@@ -176,17 +218,41 @@ pub enum UndefinedMembers {
 /// crossing per key and value (measured with `scripts/bench`: several times slower on a
 /// typical schema).
 pub fn json_from_js(value: &JsValue, undefined: UndefinedMembers) -> Result<Value, String> {
-    let text = strict_json(value, undefined == UndefinedMembers::Omit)
-        .map_err(|thrown| {
-            // Always the snippet's own TypeError, whose message is a plain string.
-            thrown
-                .dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .unwrap_or_else(|| "it cannot be written as JSON".into())
-        })?
-        .as_string()
-        .ok_or_else(|| "it is not a JSON value".to_string())?;
-    serde_json::from_str(&text).map_err(|e| format!("it could not be read as JSON ({e})"))
+    let text = text_from_js(value, undefined, Keep::No)?;
+    serde_json::from_str(&text).map_err(|e| unreadable(&e))
+}
+
+/// Whether the snippet keeps the text it wrote for [`accepted`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    No,
+    ForAccepted,
+}
+
+/// A JS host's value as JSON text copied into wasm (in the same call into the engine), or
+/// why not in words (see [`json_from_js`]).
+fn text_from_js(
+    value: &JsValue,
+    undefined: UndefinedMembers,
+    keep: Keep,
+) -> Result<String, String> {
+    strict_json(
+        value,
+        undefined == UndefinedMembers::Omit,
+        keep == Keep::ForAccepted,
+    )
+    .map_err(|thrown| {
+        // Always the snippet's own TypeError, whose message is a plain string.
+        thrown
+            .dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .unwrap_or_else(|| "it cannot be written as JSON".into())
+    })
+}
+
+/// Words for text the engine wrote that serde_json cannot read (not expected to happen).
+fn unreadable(e: &serde_json::Error) -> String {
+    format!("it could not be read as JSON ({e})")
 }
 
 // A static module, not `new Function`: a strict Content-Security-Policy (browser
@@ -195,8 +261,18 @@ pub fn json_from_js(value: &JsValue, undefined: UndefinedMembers) -> Result<Valu
 #[wasm_bindgen(module = "/src/js_strict_json.js")]
 extern "C" {
     /// The value as JSON text; throws (caught here) a `TypeError` in words, nothing else.
+    /// With `keep`, the snippet also keeps the text for [`accepted`].
     #[wasm_bindgen(catch, js_name = strictJson)]
-    fn strict_json(value: &JsValue, omit_undefined_members: bool) -> Result<JsValue, JsValue>;
+    fn strict_json(
+        value: &JsValue,
+        omit_undefined_members: bool,
+        keep: bool,
+    ) -> Result<String, JsValue>;
+
+    /// `{ok: true, content: JSON.parse(text)}`, `text` being what the last `strictJson` with
+    /// `keep` wrote.
+    #[wasm_bindgen(catch)]
+    fn accepted() -> Result<JsValue, JsValue>;
 }
 
 /// The reverse of [`json_from_js`]: serde_json text, then one `JSON.parse` (plain objects and

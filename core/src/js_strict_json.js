@@ -35,56 +35,103 @@ function describe(thrown) {
  * member that closes one), more than MAX_DEPTH levels, and anything a getter, a Proxy
  * trap or a toJSON throws while being read. With `omitUndefinedMembers`, an object member
  * that is `undefined` is left out instead (as plain JSON.stringify does).
+ *
+ * Checked by a walk of our own, then written by the engine's JSON.stringify without a
+ * replacer: a replacer function is one call back into JS per value, which made the check
+ * cost twice the writing. The walk reads what JSON.stringify reads, in its order (own
+ * enumerable keys, array indices, `toJSON` first), so the first refusal is the one the
+ * writing would meet. Getters, Proxy traps and `toJSON` therefore run twice; one that
+ * answers differently the second time can at most get a member left out or written as
+ * `null`, as JSON.stringify does, and still yields JSON. With `keep`, the text is also kept
+ * for `accepted`.
  */
-export function strictJson(value, omitUndefinedMembers) {
-  // The objects being written, outermost first, and the key of each in its holder
-  // (the root's key "" is not part of a pointer).
-  const holders = [];
-  const keys = [];
-  const replacer = function (key, member) {
-    const t = typeof member;
-    // The common case, first and without bookkeeping: the stack of holders is only read
-    // for objects and refusals, and is trimmed then.
-    if (t === "string" || t === "number" || t === "boolean" || member === null) {
-      return member;
-    }
-    // `this` is the object holding `key`: the holders after it are finished.
-    while (holders.length > 0 && holders[holders.length - 1] !== this) {
-      holders.pop();
-      keys.pop();
-    }
-    // The member's pointer; only asked below the root (holders not empty).
-    const where = () => pointer([...keys.slice(1), key]);
-    // Returning undefined leaves an object member out (an array element would be null).
-    if (t === "undefined" && omitUndefinedMembers && holders.length > 0 && !Array.isArray(this)) {
-      return undefined;
-    }
-    if (Object.hasOwn(NOT_JSON, t)) {
-      const kind = NOT_JSON[t];
-      throw new Refusal(holders.length === 0 ? `it is ${kind}, not JSON` : `the member ${where()} is ${kind}, not JSON`);
-    }
-    if (t === "object" && member !== null) {
-      if (holders.includes(member)) {
-        throw new Refusal(
-          `the member ${where()} refers back to an object that contains it (a cycle), which JSON cannot hold`,
-        );
-      }
-      if (holders.length >= MAX_DEPTH) {
-        throw new Refusal(`it is nested more than ${MAX_DEPTH} levels deep`);
-      }
-      holders.push(member);
-      keys.push(key);
-    }
-    return member;
-  };
-  let text;
+export function strictJson(value, omitUndefinedMembers, keep) {
+  kept = undefined;
   try {
-    text = JSON.stringify(value, replacer);
+    check(value, omitUndefinedMembers === true);
   } catch (thrown) {
     throw new TypeError(thrown instanceof Refusal ? thrown.message : `reading it threw: ${describe(thrown)}`);
+  }
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (thrown) {
+    throw new TypeError(`reading it threw: ${describe(thrown)}`);
   }
   if (typeof text !== "string") {
     throw new TypeError("it is not a JSON value");
   }
+  if (keep === true) {
+    kept = text;
+  }
   return text;
+}
+
+/**
+ * The text of the last `strictJson(value, _, true)`, for `accepted`: the string goes into
+ * wasm once and is not sent back out. Held until the next call (at most one value's text).
+ */
+let kept;
+
+/** What `validateContent` answers for accepted content: the content as written, read anew. */
+export function accepted() {
+  const text = kept;
+  kept = undefined;
+  if (typeof text !== "string") {
+    throw new TypeError("no content was written");
+  }
+  return { ok: true, content: JSON.parse(text) };
+}
+
+/** Throws a Refusal for the first part of `root` that JSON cannot hold, or what reading it threw. */
+function check(root, omitUndefinedMembers) {
+  // The objects being walked, outermost first, and the key of each below the root.
+  const holders = [];
+  const keys = [];
+  const where = (key) => pointer([...keys, key]);
+  const visit = (member, key, inArray) => {
+    let t = typeof member;
+    if ((t === "object" && member !== null) || t === "bigint") {
+      const toJSON = member.toJSON;
+      if (typeof toJSON === "function") {
+        member = toJSON.call(member, key);
+        t = typeof member;
+      }
+    }
+    if (t === "string" || t === "number" || t === "boolean" || member === null) {
+      return;
+    }
+    if (t === "undefined" && omitUndefinedMembers && holders.length > 0 && !inArray) {
+      return;
+    }
+    if (t !== "object") {
+      const kind = Object.hasOwn(NOT_JSON, t) ? NOT_JSON[t] : "not a JSON value";
+      throw new Refusal(holders.length === 0 ? `it is ${kind}, not JSON` : `the member ${where(key)} is ${kind}, not JSON`);
+    }
+    if (holders.includes(member)) {
+      throw new Refusal(`the member ${where(key)} refers back to an object that contains it (a cycle), which JSON cannot hold`);
+    }
+    if (holders.length >= MAX_DEPTH) {
+      throw new Refusal(`it is nested more than ${MAX_DEPTH} levels deep`);
+    }
+    if (holders.length > 0) {
+      keys.push(key);
+    }
+    holders.push(member);
+    if (Array.isArray(member)) {
+      const length = member.length;
+      for (let i = 0; i < length; i++) {
+        visit(member[i], String(i), true);
+      }
+    } else {
+      for (const k of Object.keys(member)) {
+        visit(member[k], k, false);
+      }
+    }
+    holders.pop();
+    if (holders.length > 0) {
+      keys.pop();
+    }
+  };
+  visit(root, "", false);
 }

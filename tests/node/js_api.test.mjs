@@ -9,7 +9,7 @@ import path from "node:path";
 const pkg = process.env.MCP_ELICIT_PKG;
 assert.ok(pkg, "set MCP_ELICIT_PKG to the wasm-bindgen nodejs package (tests/node/run.sh does)");
 const require = createRequire(import.meta.url);
-const { compileSchema, validateContent } = require(path.join(pkg, "mcp_elicit.js"));
+const { compileSchema, validateContent, compileValidator } = require(path.join(pkg, "mcp_elicit.js"));
 
 // What mcp==2.3.0 sends for the booking example (core/tests/fixtures/transcripts/).
 const booking = {
@@ -110,4 +110,33 @@ test("the TypeScript declarations are precise", () => {
   assert.match(dts, /export function compileSchema\(requested_schema: JsonValue\): FormSpec;/);
   assert.match(dts, /export function validateContent\(requested_schema: JsonValue, content: JsonValue\): ValidationResult;/);
   assert.match(dts, /export type ErrorCode =/);
+  assert.match(dts, /export function compileValidator\(requested_schema: JsonValue\): ContentValidator;/);
+  assert.match(dts, /validate\(content: JsonValue\): ValidationResult;/);
+});
+
+test("compileValidator answers what validateContent answers, call after call", () => {
+  const contents = [
+    { accept_alternative: true, date: "2025-12-27" },
+    { accept_alternative: "yes", extra: 1 },
+    {},
+    [true],
+    () => 1,
+    { accept_alternative: true, date: undefined },
+    { accept_alternative: 10n },
+  ];
+  const validator = compileValidator(booking);
+  for (let round = 0; round < 2; round++) {
+    for (const content of contents) {
+      assert.deepEqual(validator.validate(content), validateContent(booking, content));
+    }
+  }
+  validator.free();
+  // A freed handle throws an Error in words; the module keeps working.
+  assert.throws(() => validator.validate({}), Error);
+  assert.equal(validateContent(booking, { accept_alternative: false }).ok, true);
+});
+
+test("compileValidator throws for a refused schema as compileSchema does", () => {
+  const schema = { type: "object", properties: { a: { type: "object" } } };
+  assert.throws(() => compileValidator(schema), (e) => e instanceof Error && e.path === "/properties/a" && e.name === "SchemaError");
 });

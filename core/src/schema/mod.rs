@@ -52,8 +52,12 @@
 mod compile;
 mod error;
 mod form;
+pub(crate) mod json;
+pub(crate) mod names;
 pub mod pattern;
 
+#[cfg(target_arch = "wasm32")]
+pub(crate) use compile::compile_json;
 pub use compile::{compile, MAX_ENUM_OPTIONS, MAX_PROPERTIES};
 pub use error::SchemaError;
 pub use form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, StringFormat};

@@ -25,6 +25,7 @@ pub use formats::{local_to_rfc3339, rfc3339_to_local};
 pub use value::MAX_LISTED_CHOICES;
 pub(crate) use value::{value_fits_kind, KindMismatch};
 
+use crate::schema::json::Json;
 use crate::schema::{Field, FieldKind, FormSpec, StringFormat};
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -53,7 +54,7 @@ pub fn check_field(field: &Field, raw: &RawInput) -> Result<Option<Value>, Field
     let Some(v) = coerce(field, raw)? else {
         return empty(field);
     };
-    validate_value(field, &v)?;
+    validate_value(field, &Json::from_value(&v))?;
     Ok(Some(v))
 }
 
@@ -103,6 +104,15 @@ pub fn validate_content(
     spec: &FormSpec,
     content: &Value,
 ) -> Result<Map<String, Value>, Vec<FieldError>> {
+    check_content(spec, &Json::from_value(content))?;
+    // An object, or check_content would have said so.
+    Ok(content.as_object().cloned().unwrap_or_default())
+}
+
+/// [`validate_content`] without the copy of the content: the JS API already holds the text it
+/// was read from, which is the answer as it goes back.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn check_content(spec: &FormSpec, content: &Json<'_>) -> Result<(), Vec<FieldError>> {
     let Some(obj) = content.as_object() else {
         return Err(vec![FieldError::new(
             "",
@@ -110,9 +120,20 @@ pub fn validate_content(
             "The answer must be an object mapping field names to values.",
         )]);
     };
+    // One pass over the content, each key found among the fields by halves: the content is
+    // the host's and may have any number of keys.
+    let index = FieldIndex::new(spec);
+    let mut values: Vec<Option<&Json<'_>>> = vec![None; spec.fields.len()];
+    let mut strangers = Vec::new();
+    for (name, v) in obj.iter() {
+        match index.find(spec, name).and_then(|i| values.get_mut(i)) {
+            Some(slot) => *slot = Some(v),
+            None => strangers.push(name),
+        }
+    }
     let mut errors = Vec::new();
-    for field in &spec.fields {
-        match obj.get(&field.name) {
+    for (field, value) in spec.fields.iter().zip(values) {
+        match value {
             None if field.required => errors.push(required(field)),
             None => {}
             Some(v) => {
@@ -122,14 +143,9 @@ pub fn validate_content(
             }
         }
     }
-    let known = field_names(spec);
-    for name in obj.keys() {
-        if !known.contains(name.as_str()) {
-            errors.push(unknown(name));
-        }
-    }
+    errors.extend(strangers.into_iter().map(unknown));
     if errors.is_empty() {
-        Ok(obj.clone())
+        Ok(())
     } else {
         Err(errors)
     }
@@ -272,6 +288,30 @@ fn parse_number(t: &str) -> Option<Number> {
         return Some(Number::from(f as i64));
     }
     Number::from_f64(f)
+}
+
+/// The fields' positions sorted by name, to find a field by name in log n comparisons.
+struct FieldIndex(Vec<usize>);
+
+impl FieldIndex {
+    fn new(spec: &FormSpec) -> Self {
+        let mut order: Vec<usize> = (0..spec.fields.len()).collect();
+        order.sort_by(|a, b| field_name(spec, *a).cmp(field_name(spec, *b)));
+        FieldIndex(order)
+    }
+
+    /// The position of the field called `name` (the first, were a name given twice).
+    fn find(&self, spec: &FormSpec, name: &str) -> Option<usize> {
+        let at = self.0.partition_point(|i| field_name(spec, *i) < name);
+        self.0
+            .get(at)
+            .copied()
+            .filter(|i| field_name(spec, *i) == name)
+    }
+}
+
+fn field_name(spec: &FormSpec, i: usize) -> &str {
+    spec.fields.get(i).map_or("", |f| f.name.as_str())
 }
 
 /// The spec's field names as an ordered set: lookups a host or server cannot degrade.

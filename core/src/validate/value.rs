@@ -3,11 +3,11 @@
 
 use super::error::{ErrorCode, FieldError};
 use super::formats;
+use crate::schema::json::Json;
+use crate::schema::names::{Names, Seen};
 use crate::schema::{
     EnumOption, Field, FieldKind, NumberBounds, PatternCheck, StringFormat, MAX_PATTERN_TEXT_LEN,
 };
-use serde_json::Value;
-use std::collections::BTreeSet;
 
 /// How many choices an `enum` error message lists before "and N more": 10. The message is
 /// shown under the field; a list of 50,000 titles would bury the form.
@@ -23,7 +23,7 @@ pub(crate) enum KindMismatch {
 
 /// Whether `v` is a value of `kind` at all: right JSON type, integral for integers, one of the
 /// options for choices. Constraints (lengths, formats, ranges, counts) are not looked at.
-pub(crate) fn value_fits_kind(kind: &FieldKind, v: &Value) -> Result<(), KindMismatch> {
+pub(crate) fn value_fits_kind(kind: &FieldKind, v: &Json<'_>) -> Result<(), KindMismatch> {
     match kind {
         FieldKind::String { .. } => v
             .is_string()
@@ -54,7 +54,7 @@ pub(crate) fn value_fits_kind(kind: &FieldKind, v: &Value) -> Result<(), KindMis
                 .ok_or(KindMismatch::Type("a list of its choices"))?;
             let picks = list
                 .iter()
-                .map(Value::as_str)
+                .map(Json::as_str)
                 .collect::<Option<Vec<&str>>>()
                 .ok_or(KindMismatch::Type("a list of its choices"))?;
             match first_stranger(options, &picks) {
@@ -67,7 +67,7 @@ pub(crate) fn value_fits_kind(kind: &FieldKind, v: &Value) -> Result<(), KindMis
 
 /// Validates a present value against every rule of the field. The first broken rule is
 /// reported, so each field yields at most one error.
-pub(crate) fn validate_value(field: &Field, v: &Value) -> Result<(), FieldError> {
+pub(crate) fn validate_value(field: &Field, v: &Json<'_>) -> Result<(), FieldError> {
     let fail = |code, msg: String| Err(FieldError::new(&field.name, code, msg));
     match &field.kind {
         FieldKind::String {
@@ -162,11 +162,7 @@ pub(crate) fn validate_value(field: &Field, v: &Value) -> Result<(), FieldError>
             let Some(list) = v.as_array() else {
                 return fail(ErrorCode::Type, "Must be a list of choices.".into());
             };
-            let Some(picks) = list
-                .iter()
-                .map(Value::as_str)
-                .collect::<Option<Vec<&str>>>()
-            else {
+            let Some(picks) = list.iter().map(Json::as_str).collect::<Option<Vec<&str>>>() else {
                 return fail(ErrorCode::Type, "Every choice must be text.".into());
             };
             if let Some(s) = first_stranger(options, &picks) {
@@ -175,8 +171,8 @@ pub(crate) fn validate_value(field: &Field, v: &Value) -> Result<(), FieldError>
                     format!("\"{s}\" is not a choice; choose from: {}.", titles(options)),
                 );
             }
-            let mut seen = BTreeSet::new();
-            if let Some(s) = picks.iter().find(|s| !seen.insert(**s)) {
+            let mut seen = Seen::new();
+            if let Some(s) = picks.iter().find(|s| !seen.insert(s)) {
                 // No code of its own in the contract; a repeated choice is not a valid
                 // selection, which is what `enum` means here.
                 return fail(
@@ -252,7 +248,7 @@ fn check_bounds(field: &Field, b: &NumberBounds, n: f64) -> Result<(), FieldErro
 }
 
 /// A JSON number as a finite f64 (serde_json never holds NaN or infinities).
-fn number_of(v: &Value) -> Option<f64> {
+fn number_of(v: &Json<'_>) -> Option<f64> {
     v.as_number()
         .and_then(|n| n.as_f64())
         .filter(|f| f.is_finite())
@@ -269,8 +265,8 @@ fn first_stranger<'a>(options: &[EnumOption], picks: &[&'a str]) -> Option<&'a s
         [] => None,
         [one] => (!is_option(options, one)).then_some(*one),
         _ => {
-            let values: BTreeSet<&str> = options.iter().map(|o| o.value.as_str()).collect();
-            picks.iter().find(|p| !values.contains(**p)).copied()
+            let values = Names::new(options.iter().map(|o| o.value.as_str()));
+            picks.iter().find(|p| !values.contains(p)).copied()
         }
     }
 }

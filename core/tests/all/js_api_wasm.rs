@@ -2,10 +2,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Function, Reflect, JSON};
-use mcp_elicit::js::{compile_schema, validate_content_js};
+use mcp_elicit::js::{compile_schema, compile_validator, validate_content_js};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
 
 fn js(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or_else(|_| panic!("test JSON is valid: {text}"))
@@ -151,4 +150,56 @@ fn values_that_are_not_json_never_panic() {
     let _ = Reflect::set(&obj, &JsValue::from_str("seat"), &Function::new_no_args(""));
     let r = validate_content_js(js(BOOKING), obj).unwrap_or_else(|e| panic!("{}", stringify(&e)));
     assert_eq!(get(&r, "ok"), JsValue::FALSE);
+}
+
+/// Contents that exercise every answer: accepted, each kind of error, and not JSON at all.
+const CONTENTS: &[&str] = &[
+    r#"{"zeta":true,"party":2,"seat":"out"}"#,
+    r#"{"zeta":true,"party":2,"date":"2025-12-27","seat":"in"}"#,
+    r#"{"party":9.5,"date":"tomorrow","seat":"roof","extra":1}"#,
+    r#"{"zeta":"yes","party":0}"#,
+    r#"[1,2]"#,
+    r#""text""#,
+    r#"{"zeta":true,"party":1e300}"#,
+];
+
+#[wasm_bindgen_test]
+fn a_compiled_validator_answers_what_validate_content_answers() {
+    let validator = compile_validator(js(BOOKING)).unwrap_or_else(|e| panic!("{}", stringify(&e)));
+    for content in CONTENTS {
+        let once = validate_content_js(js(BOOKING), js(content))
+            .unwrap_or_else(|e| panic!("{}", stringify(&e)));
+        let again = validator
+            .validate(js(content))
+            .unwrap_or_else(|e| panic!("{}", stringify(&e)));
+        assert_eq!(stringify(&again), stringify(&once), "{content}");
+    }
+    // Content that is not JSON: the same type error in the same words.
+    let f: JsValue = Function::new_no_args("return 1").into();
+    let once =
+        validate_content_js(js(BOOKING), f.clone()).unwrap_or_else(|e| panic!("{}", stringify(&e)));
+    let again = validator
+        .validate(f)
+        .unwrap_or_else(|e| panic!("{}", stringify(&e)));
+    assert_eq!(stringify(&again), stringify(&once));
+    assert!(stringify(&again).contains("The answer is not JSON: it is a function, not JSON."));
+}
+
+#[wasm_bindgen_test]
+fn compile_validator_refuses_a_schema_as_compile_schema_does() {
+    let schema = r##"{"type":"object","properties":{"a":{"$ref":"#/x"}}}"##;
+    let (path, message) = thrown(compile_validator(js(schema)).map(JsValue::from));
+    assert_eq!((path, message), thrown(compile_schema(js(schema))));
+}
+
+#[wasm_bindgen_test]
+fn accepted_content_comes_back_as_a_fresh_plain_object() {
+    let content = js(r#"{"zeta":true,"party":2,"seat":"out"}"#);
+    let r = validate_content_js(js(BOOKING), content.clone())
+        .unwrap_or_else(|e| panic!("{}", stringify(&e)));
+    let back = get(&r, "content");
+    assert!(back.is_object());
+    // A copy: the host's object is not handed back, so changing one leaves the other.
+    assert!(!js_sys::Object::is(&back, &content));
+    assert_eq!(stringify(&back), stringify(&content));
 }

@@ -1,11 +1,11 @@
 //! Every enum shape: untitled `enum`, legacy `enum` + `enumNames`, titled `oneOf`, and the
 //! multi-select `array` of `enum` or `anyOf` items.
 
-use super::members::{err, opt_count, opt_string, show};
+use super::members::{err, opt_count, opt_string, show, Pointer};
 use crate::schema::form::{EnumOption, FieldKind};
+use crate::schema::json::{Json, Object};
+use crate::schema::names::Seen;
 use crate::schema::SchemaError;
-use serde_json::{Map, Value};
-use std::collections::BTreeSet;
 
 /// The most choices one select or multi-select may offer: 50,000. Long lists are real (files,
 /// accounts, time zones) and the page renders 20,000 checkboxes in well under a second; each
@@ -16,23 +16,23 @@ pub const MAX_ENUM_OPTIONS: usize = 50_000;
 /// Untitled `enum`, or the legacy `enum` + `enumNames`.
 pub(super) fn enum_options(
     name: &str,
-    obj: &Map<String, Value>,
-    path: &str,
+    obj: &Object<'_>,
+    path: &Pointer<'_>,
 ) -> Result<Vec<EnumOption>, SchemaError> {
-    let values = string_list(name, obj.get("enum"), &format!("{path}/enum"))?;
+    let values = string_list(name, obj.get("enum"), &path.key("enum"))?;
     let titles = match obj.get("enumNames") {
         None => None,
         Some(names) => {
-            let npath = format!("{path}/enumNames");
+            let npath = path.key("enumNames");
             let list = names.as_array().ok_or_else(|| {
                 err(
-                    &npath,
+                    npath,
                     format!("\"enumNames\" of \"{name}\" must be a list of strings."),
                 )
             })?;
             if list.len() != values.len() {
                 return Err(err(
-                    &npath,
+                    npath,
                     format!(
                         "\"{name}\" has {} enumNames for {} enum values; they must match one to one.",
                         list.len(),
@@ -44,7 +44,7 @@ pub(super) fn enum_options(
             for (i, t) in list.iter().enumerate() {
                 let t = t.as_str().ok_or_else(|| {
                     err(
-                        &format!("{npath}/{i}"),
+                        format!("{npath}/{i}"),
                         format!("Each of the enumNames of \"{name}\" must be a string."),
                     )
                 })?;
@@ -70,8 +70,12 @@ pub(super) fn enum_options(
 }
 
 /// A non-empty list of distinct strings (an `enum`).
-fn string_list(name: &str, v: Option<&Value>, path: &str) -> Result<Vec<String>, SchemaError> {
-    let list = v.and_then(Value::as_array).ok_or_else(|| {
+fn string_list(
+    name: &str,
+    v: Option<&Json<'_>>,
+    path: &Pointer<'_>,
+) -> Result<Vec<String>, SchemaError> {
+    let list = v.and_then(Json::as_array).ok_or_else(|| {
         err(
             path,
             format!("The enum of \"{name}\" must be a list of strings."),
@@ -85,11 +89,11 @@ fn string_list(name: &str, v: Option<&Value>, path: &str) -> Result<Vec<String>,
     }
     check_choice_count(name, list.len(), path)?;
     let mut out: Vec<String> = Vec::with_capacity(list.len());
-    let mut seen = BTreeSet::new();
+    let mut seen = Seen::new();
     for (i, item) in list.iter().enumerate() {
         let Some(s) = item.as_str() else {
             return Err(err(
-                &format!("{path}/{i}"),
+                format!("{path}/{i}"),
                 format!(
                     "Each choice of \"{name}\" must be a string, not {}.",
                     show(item)
@@ -98,7 +102,7 @@ fn string_list(name: &str, v: Option<&Value>, path: &str) -> Result<Vec<String>,
         };
         if !seen.insert(s) {
             return Err(err(
-                &format!("{path}/{i}"),
+                format!("{path}/{i}"),
                 format!("The choice \"{s}\" of \"{name}\" appears more than once."),
             ));
         }
@@ -111,10 +115,10 @@ fn string_list(name: &str, v: Option<&Value>, path: &str) -> Result<Vec<String>,
 /// back to the value, so a sloppy server still gets a usable form.
 pub(super) fn titled_options(
     name: &str,
-    v: Option<&Value>,
-    path: &str,
+    v: Option<&Json<'_>>,
+    path: &Pointer<'_>,
 ) -> Result<Vec<EnumOption>, SchemaError> {
-    let list = v.and_then(Value::as_array).ok_or_else(|| {
+    let list = v.and_then(Json::as_array).ok_or_else(|| {
         err(
             path,
             format!("The choices of \"{name}\" must be a list of {{const, title}} objects."),
@@ -128,20 +132,20 @@ pub(super) fn titled_options(
     }
     check_choice_count(name, list.len(), path)?;
     let mut out: Vec<EnumOption> = Vec::with_capacity(list.len());
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut seen = Seen::new();
     for (i, item) in list.iter().enumerate() {
-        let ipath = format!("{path}/{i}");
+        let ipath = path.index(i);
         let o = item.as_object().ok_or_else(|| {
             err(
-                &ipath,
+                ipath,
                 format!("Each choice of \"{name}\" must be a {{const, title}} object."),
             )
         })?;
         let value = match o.get("const") {
-            Some(Value::String(s)) => s,
+            Some(Json::String(s)) => s.as_ref(),
             Some(other) => {
                 return Err(err(
-                    &format!("{ipath}/const"),
+                    format!("{ipath}/const"),
                     format!(
                         "Each choice of \"{name}\" must have a string const, not {}.",
                         show(other)
@@ -150,20 +154,20 @@ pub(super) fn titled_options(
             }
             None => {
                 return Err(err(
-                    &ipath,
+                    ipath,
                     format!("A choice of \"{name}\" has no \"const\" value."),
                 ))
             }
         };
-        let title = opt_string(o, "title", &ipath)?.unwrap_or_else(|| value.clone());
+        let title = opt_string(o, "title", &ipath)?.unwrap_or_else(|| value.to_owned());
         if !seen.insert(value) {
             return Err(err(
-                &ipath,
+                ipath,
                 format!("The choice \"{value}\" of \"{name}\" appears more than once."),
             ));
         }
         out.push(EnumOption {
-            value: value.clone(),
+            value: value.to_owned(),
             title,
         });
     }
@@ -171,7 +175,7 @@ pub(super) fn titled_options(
 }
 
 /// Refuses a list of more than [`MAX_ENUM_OPTIONS`] choices, before any is looked at.
-fn check_choice_count(name: &str, len: usize, path: &str) -> Result<(), SchemaError> {
+fn check_choice_count(name: &str, len: usize, path: &Pointer<'_>) -> Result<(), SchemaError> {
     if len > MAX_ENUM_OPTIONS {
         return Err(err(
             path,
@@ -185,34 +189,34 @@ fn check_choice_count(name: &str, len: usize, path: &str) -> Result<(), SchemaEr
 
 pub(super) fn multi_select_kind(
     name: &str,
-    obj: &Map<String, Value>,
-    path: &str,
+    obj: &Object<'_>,
+    path: &Pointer<'_>,
 ) -> Result<FieldKind, SchemaError> {
-    let ipath = format!("{path}/items");
+    let ipath = path.key("items");
     let no_choices = || {
         err(
-            &ipath,
+            ipath,
             format!("\"{name}\" is an array without a fixed list of string choices; only multi-select arrays (items with enum or anyOf) are supported."),
         )
     };
     let items = obj
         .get("items")
-        .and_then(Value::as_object)
+        .and_then(Json::as_object)
         .ok_or_else(no_choices)?;
     let options = if items.contains_key("anyOf") {
-        titled_options(name, items.get("anyOf"), &format!("{ipath}/anyOf"))?
+        titled_options(name, items.get("anyOf"), &ipath.key("anyOf"))?
     } else if items.contains_key("enum") {
         match items.get("type") {
-            Some(Value::String(t)) if t == "string" => {}
+            Some(Json::String(t)) if t == "string" => {}
             None => {}
             Some(_) => {
                 return Err(err(
-                    &format!("{ipath}/type"),
+                    format!("{ipath}/type"),
                     format!("The choices of \"{name}\" must be strings."),
                 ))
             }
         }
-        string_list(name, items.get("enum"), &format!("{ipath}/enum"))?
+        string_list(name, items.get("enum"), &ipath.key("enum"))?
             .into_iter()
             .map(|value| EnumOption {
                 title: value.clone(),
@@ -227,7 +231,7 @@ pub(super) fn multi_select_kind(
     if let (Some(lo), Some(hi)) = (min_items, max_items) {
         if lo > hi {
             return Err(err(
-                &format!("{path}/maxItems"),
+                format!("{path}/maxItems"),
                 format!("\"{name}\" has maxItems {hi} below its minItems {lo}, so no answer fits."),
             ));
         }

@@ -1,10 +1,10 @@
 //! A field's `default` (SEP-1034): it must be a value of the field's kind.
 
-use super::members::{err, show};
+use super::members::{err, show, Pointer};
 use crate::schema::form::FieldKind;
+use crate::schema::json::Json;
 use crate::schema::SchemaError;
 use crate::validate::{value_fits_kind, KindMismatch};
-use serde_json::Value;
 
 /// A default must be a value of the field's kind (right JSON type, integral for integers, one
 /// of the options for choices). A default of the right kind that breaks a length, format,
@@ -12,21 +12,21 @@ use serde_json::Value;
 pub(super) fn check_default(
     name: &str,
     kind: &FieldKind,
-    d: &Value,
-    path: &str,
+    d: &Json<'_>,
+    path: &Pointer<'_>,
 ) -> Result<(), SchemaError> {
-    let path = format!("{path}/default");
+    let path = path.key("default");
     match value_fits_kind(kind, d) {
         Ok(()) => Ok(()),
         Err(KindMismatch::Type(expected)) => Err(err(
-            &path,
+            path,
             format!(
                 "The default of \"{name}\" is {}, but the field holds {expected}.",
                 show(d)
             ),
         )),
         Err(KindMismatch::NotAnOption(v)) => Err(err(
-            &path,
+            path,
             format!("The default of \"{name}\" includes \"{v}\", which is not one of its choices."),
         )),
     }

@@ -1,19 +1,20 @@
 //! Reading optional members of a schema object, and the refusal in words.
 
+use crate::schema::json::{Json, Object};
 use crate::schema::SchemaError;
-use serde_json::{Map, Value};
+use std::fmt::{self, Write};
 
 pub(super) fn opt_count(
-    obj: &Map<String, Value>,
+    obj: &Object<'_>,
     key: &str,
-    path: &str,
+    path: &Pointer<'_>,
 ) -> Result<Option<u64>, SchemaError> {
     match obj.get(key) {
         None => Ok(None),
         Some(v) => match v.as_u64() {
             Some(n) => Ok(Some(n)),
             None => Err(err(
-                &format!("{path}/{key}"),
+                format!("{path}/{key}"),
                 format!(
                     "\"{key}\" must be a whole number of zero or more, not {}.",
                     show(v)
@@ -24,40 +25,81 @@ pub(super) fn opt_count(
 }
 
 pub(super) fn opt_string(
-    obj: &Map<String, Value>,
+    obj: &Object<'_>,
     key: &str,
-    path: &str,
+    path: &Pointer<'_>,
 ) -> Result<Option<String>, SchemaError> {
     match obj.get(key) {
         None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Json::String(s)) => Ok(Some(s.as_ref().to_owned())),
         Some(other) => Err(err(
-            &format!("{path}/{key}"),
+            format!("{path}/{key}"),
             format!("\"{key}\" must be text, not {}.", show(other)),
         )),
     }
 }
 
-/// Escapes one JSON pointer reference token (RFC 6901: `~` then `/`).
-pub(crate) fn escape_pointer(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+/// Where in the schema a part is, as a JSON pointer (RFC 6901) written only when a refusal
+/// needs it: the compiler walks every property and choice, and building each one's pointer
+/// up front was an allocation per part for errors that mostly never happen.
+#[derive(Clone, Copy)]
+pub(super) enum Pointer<'a> {
+    /// `""`.
+    Root,
+    /// `/properties/<name>`, the name escaped.
+    Property(&'a str),
+    /// A fixed key below a part (keys the compiler names need no escaping).
+    Key(&'a Pointer<'a>, &'a str),
+    /// An entry of a list.
+    Index(&'a Pointer<'a>, usize),
 }
 
-/// A short, human description of a JSON value's type, for messages.
-pub(super) fn show(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
+impl<'a> Pointer<'a> {
+    pub(super) fn key(&'a self, key: &'a str) -> Pointer<'a> {
+        Pointer::Key(self, key)
+    }
+    pub(super) fn index(&'a self, i: usize) -> Pointer<'a> {
+        Pointer::Index(self, i)
     }
 }
 
-pub(super) fn err(path: &str, message: impl Into<String>) -> SchemaError {
+impl fmt::Display for Pointer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Pointer::Root => Ok(()),
+            Pointer::Property(name) => {
+                f.write_str("/properties/")?;
+                // RFC 6901: `~` then `/`.
+                for c in name.chars() {
+                    match c {
+                        '~' => f.write_str("~0")?,
+                        '/' => f.write_str("~1")?,
+                        c => f.write_char(c)?,
+                    }
+                }
+                Ok(())
+            }
+            Pointer::Key(up, key) => write!(f, "{up}/{key}"),
+            Pointer::Index(up, i) => write!(f, "{up}/{i}"),
+        }
+    }
+}
+
+/// A short, human description of a JSON value's type, for messages.
+pub(super) fn show(v: &Json<'_>) -> &'static str {
+    match v {
+        Json::Null => "null",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "a list",
+        Json::Object(_) => "an object",
+    }
+}
+
+pub(super) fn err(path: impl fmt::Display, message: impl Into<String>) -> SchemaError {
     SchemaError {
-        path: path.to_owned(),
+        path: path.to_string(),
         message: message.into(),
     }
 }

@@ -17,14 +17,14 @@ mod strings;
 
 use super::form::{Field, FieldKind, FormSpec};
 use super::SchemaError;
+use crate::schema::json::{Json, Object};
+use crate::schema::names::Names;
 use choices::multi_select_kind;
 pub use choices::MAX_ENUM_OPTIONS;
 use defaults::check_default;
-pub(crate) use members::escape_pointer;
-use members::{err, opt_string, show};
+use members::{err, opt_string, show, Pointer};
 use numbers::bounds;
-use serde_json::{Map, Value};
-use std::collections::BTreeSet;
+use serde_json::Value;
 use strings::{string_kind, PatternBudget};
 
 /// The most properties one schema may have: 1,000. A person fills a form field by field; far
@@ -36,12 +36,17 @@ pub const MAX_PROPERTIES: usize = 1000;
 ///
 /// See the [module docs](super) for what is accepted, ignored and refused.
 pub fn compile(schema: &Value) -> Result<FormSpec, SchemaError> {
+    compile_json(&Json::from_value(schema))
+}
+
+/// [`compile`] over a schema read by [`Json::parse`] (the JS API's way in).
+pub(crate) fn compile_json(schema: &Json<'_>) -> Result<FormSpec, SchemaError> {
     let root = schema
         .as_object()
         .ok_or_else(|| err("", "The requested schema must be a JSON object."))?;
     match root.get("type") {
         None => {}
-        Some(Value::String(t)) if t == "object" => {}
+        Some(Json::String(t)) if t == "object" => {}
         Some(other) => {
             return Err(err(
                 "/type",
@@ -52,12 +57,12 @@ pub fn compile(schema: &Value) -> Result<FormSpec, SchemaError> {
             ))
         }
     }
-    let title = opt_string(root, "title", "")?;
-    let description = opt_string(root, "description", "")?;
-    let empty = Map::new();
+    let title = opt_string(root, "title", &Pointer::Root)?;
+    let description = opt_string(root, "description", &Pointer::Root)?;
+    let empty = Object::default();
     let properties = match root.get("properties") {
         None => &empty,
-        Some(Value::Object(p)) => p,
+        Some(Json::Object(p)) => p,
         Some(_) => {
             return Err(err(
                 "/properties",
@@ -78,9 +83,9 @@ pub fn compile(schema: &Value) -> Result<FormSpec, SchemaError> {
 
     let mut fields = Vec::with_capacity(properties.len());
     let mut budget = PatternBudget::default();
-    for (name, prop) in properties {
-        let path = format!("/properties/{}", escape_pointer(name));
-        let mut field = compile_field(name, prop, required.contains(name.as_str()), &path)?;
+    for (name, prop) in properties.iter() {
+        let path = Pointer::Property(name);
+        let mut field = compile_field(name, prop, required.contains(name), &path)?;
         // At once, field by field: a compiled program over the form's budget is dropped
         // before the next field compiles, so memory stays within the bound too.
         budget.apply(&mut field);
@@ -96,11 +101,11 @@ pub fn compile(schema: &Value) -> Result<FormSpec, SchemaError> {
 /// Reads `required`, refusing names that are not properties: such a form could never be
 /// answered, so it is better to say so than to show it. A name may be listed more than once.
 fn required_names<'a>(
-    root: &'a Map<String, Value>,
-    properties: &Map<String, Value>,
-) -> Result<BTreeSet<&'a str>, SchemaError> {
+    root: &'a Object<'_>,
+    properties: &Object<'_>,
+) -> Result<Names<'a>, SchemaError> {
     let Some(req) = root.get("required") else {
-        return Ok(BTreeSet::new());
+        return Ok(Names::new(std::iter::empty()));
     };
     let list = req.as_array().ok_or_else(|| {
         err(
@@ -108,37 +113,39 @@ fn required_names<'a>(
             "\"required\" must be a list of property names.",
         )
     })?;
-    let mut names = BTreeSet::new();
+    // Ordered, as every lookup over server-sized lists here (module docs); `required` may
+    // be far longer than the properties it names.
+    let known = Names::new(properties.keys());
     for (i, item) in list.iter().enumerate() {
         let Some(name) = item.as_str() else {
             return Err(err(
-                &format!("/required/{i}"),
+                format!("/required/{i}"),
                 "Each entry of \"required\" must be a property name.",
             ));
         };
-        if !properties.contains_key(name) {
+        if !known.contains(name) {
             return Err(err(
-                &format!("/required/{i}"),
+                format!("/required/{i}"),
                 format!("\"{name}\" is listed as required but there is no such property."),
             ));
         }
-        names.insert(name);
     }
-    Ok(names)
+    // Every entry is a name by now.
+    Ok(Names::new(list.iter().filter_map(Json::as_str)))
 }
 
 fn compile_field(
     name: &str,
-    prop: &Value,
+    prop: &Json<'_>,
     required: bool,
-    path: &str,
+    path: &Pointer<'_>,
 ) -> Result<Field, SchemaError> {
     let obj = prop
         .as_object()
         .ok_or_else(|| err(path, format!("The schema of \"{name}\" must be an object.")))?;
     if obj.contains_key("$ref") {
         return Err(err(
-            &format!("{path}/$ref"),
+            format!("{path}/$ref"),
             format!("\"{name}\" uses a $ref; only inline, flat field schemas are supported."),
         ));
     }
@@ -151,16 +158,16 @@ fn compile_field(
                 ),
             ))
         }
-        Some(Value::String(t)) => t.as_str(),
-        Some(Value::Array(_)) => {
+        Some(Json::String(t)) => t.as_ref(),
+        Some(Json::Array(_)) => {
             return Err(err(
-                &format!("{path}/type"),
+                format!("{path}/type"),
                 format!("\"{name}\" allows several types; a field must have exactly one type."),
             ))
         }
         Some(other) => {
             return Err(err(
-                &format!("{path}/type"),
+                format!("{path}/type"),
                 format!("The type of \"{name}\" must be a string, not {}.", show(other)),
             ))
         }
@@ -179,7 +186,7 @@ fn compile_field(
         }
         other => {
             return Err(err(
-                &format!("{path}/type"),
+                format!("{path}/type"),
                 format!(
                     "\"{name}\" has type \"{other}\"; supported types are string, number, integer, boolean and array."
                 ),
@@ -192,7 +199,7 @@ fn compile_field(
         None => None,
         Some(d) => {
             check_default(name, &kind, d, path)?;
-            Some(d.clone())
+            Some(d.to_value())
         }
     };
     Ok(Field {

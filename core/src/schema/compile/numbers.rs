@@ -1,11 +1,11 @@
 //! Number and integer fields: the four bounds.
 
-use super::members::{err, show};
+use super::members::{err, show, Pointer};
 use crate::schema::form::NumberBounds;
+use crate::schema::json::{Json, Object};
 use crate::schema::SchemaError;
-use serde_json::{Map, Value};
 
-pub(super) fn bounds(obj: &Map<String, Value>, path: &str) -> Result<NumberBounds, SchemaError> {
+pub(super) fn bounds(obj: &Object<'_>, path: &Pointer<'_>) -> Result<NumberBounds, SchemaError> {
     let b = NumberBounds {
         minimum: opt_number(obj, "minimum", path)?,
         maximum: opt_number(obj, "maximum", path)?,
@@ -15,18 +15,18 @@ pub(super) fn bounds(obj: &Map<String, Value>, path: &str) -> Result<NumberBound
     Ok(b)
 }
 
-fn opt_number(obj: &Map<String, Value>, key: &str, path: &str) -> Result<Option<f64>, SchemaError> {
+fn opt_number(obj: &Object<'_>, key: &str, path: &Pointer<'_>) -> Result<Option<f64>, SchemaError> {
     match obj.get(key) {
         None => Ok(None),
-        Some(Value::Number(n)) => match n.as_f64() {
+        Some(Json::Number(n)) => match n.as_f64() {
             Some(f) if f.is_finite() => Ok(Some(f)),
             _ => Err(err(
-                &format!("{path}/{key}"),
+                format!("{path}/{key}"),
                 format!("\"{key}\" must be a finite number."),
             )),
         },
         Some(other) => Err(err(
-            &format!("{path}/{key}"),
+            format!("{path}/{key}"),
             format!("\"{key}\" must be a number, not {}.", show(other)),
         )),
     }

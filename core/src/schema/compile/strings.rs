@@ -1,11 +1,11 @@
 //! Text fields: lengths, format and pattern, and the form's budget of checked patterns.
 
 use super::choices::{enum_options, titled_options};
-use super::members::{err, opt_count, show};
+use super::members::{err, opt_count, show, Pointer};
 use crate::schema::form::{Field, FieldKind, StringFormat};
+use crate::schema::json::{Json, Object};
 use crate::schema::pattern::{Pattern, MAX_CHECKED_PATTERNS_PER_FORM, MAX_FORM_PROGRAM_LEN};
 use crate::schema::SchemaError;
-use serde_json::{Map, Value};
 
 /// Keeps the form's checked patterns within [`MAX_CHECKED_PATTERNS_PER_FORM`] and
 /// [`MAX_FORM_PROGRAM_LEN`]: the patterns of later fields are kept unchecked (in words),
@@ -47,8 +47,8 @@ impl PatternBudget {
 
 pub(super) fn string_kind(
     name: &str,
-    obj: &Map<String, Value>,
-    path: &str,
+    obj: &Object<'_>,
+    path: &Pointer<'_>,
 ) -> Result<FieldKind, SchemaError> {
     let has_enum = obj.contains_key("enum");
     let has_one_of = obj.contains_key("oneOf");
@@ -59,7 +59,7 @@ pub(super) fn string_kind(
         ));
     }
     if has_one_of {
-        let options = titled_options(name, obj.get("oneOf"), &format!("{path}/oneOf"))?;
+        let options = titled_options(name, obj.get("oneOf"), &path.key("oneOf"))?;
         return Ok(FieldKind::Select { options });
     }
     if has_enum {
@@ -71,7 +71,7 @@ pub(super) fn string_kind(
     if let (Some(lo), Some(hi)) = (min_length, max_length) {
         if lo > hi {
             return Err(err(
-                &format!("{path}/maxLength"),
+                format!("{path}/maxLength"),
                 format!(
                     "\"{name}\" has maxLength {hi} below its minLength {lo}, so no answer fits."
                 ),
@@ -80,7 +80,7 @@ pub(super) fn string_kind(
     }
     let format = match obj.get("format") {
         None => None,
-        Some(Value::String(f)) => match f.as_str() {
+        Some(Json::String(f)) => match f.as_ref() {
             "email" => Some(StringFormat::Email),
             "uri" => Some(StringFormat::Uri),
             "date" => Some(StringFormat::Date),
@@ -90,7 +90,7 @@ pub(super) fn string_kind(
         },
         Some(other) => {
             return Err(err(
-                &format!("{path}/format"),
+                format!("{path}/format"),
                 format!(
                     "The format of \"{name}\" must be a string, not {}.",
                     show(other)
@@ -101,10 +101,10 @@ pub(super) fn string_kind(
     let pattern = match obj.get("pattern") {
         None => None,
         // Never refused for what it says: one this client cannot check is kept unchecked.
-        Some(Value::String(p)) => Some(Pattern::compile(p)),
+        Some(Json::String(p)) => Some(Pattern::compile(p)),
         Some(other) => {
             return Err(err(
-                &format!("{path}/pattern"),
+                format!("{path}/pattern"),
                 format!(
                     "The pattern of \"{name}\" must be a string, not {}.",
                     show(other)

@@ -1,0 +1,316 @@
+//! A read-only JSON tree for the compiler and the validator, parsed from text or borrowed
+//! from a [`serde_json::Value`].
+//!
+//! Why not `serde_json::Value` itself: its objects are `IndexMap`s (the workspace keeps
+//! property order), so every object costs a hash table and every key a String and a SipHash,
+//! which was most of the time of a one-shot `validateContent` from JS. Here an object is a
+//! vector of members in order, keys and strings borrow the text when it holds no escapes,
+//! and a member is found by a linear scan: the compiler asks each object for a fixed handful
+//! of keys, so the work stays linear in the schema's size whatever its keys are.
+//!
+//! Both ways in mean the same as `serde_json::Value`: numbers are read by serde_json itself
+//! (so `3` is a whole number and `3.0` is not), and a repeated key keeps its first place and
+//! its last value, as a `preserve_order` map does.
+
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Number, Value};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A JSON value whose strings may borrow from the text or `Value` it was read from.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Json<'a> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(Cow<'a, str>),
+    Array(Vec<Json<'a>>),
+    Object(Object<'a>),
+}
+
+/// An object's members in their order, each key once.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Object<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
+
+/// Up to this many members, a repeated key is looked for pair by pair (at most 120
+/// comparisons); above it, among the sorted keys, so a server-sized object stays n log n.
+const PAIRWISE_DUPLICATE_CHECK: usize = 16;
+
+impl<'a> Object<'a> {
+    /// The value of `key`.
+    pub(crate) fn get(&self, key: &str) -> Option<&Json<'a>> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    pub(crate) fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The members in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &Json<'a>)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v))
+    }
+
+    /// The keys in order.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| k.as_ref())
+    }
+
+    /// Members as read, a repeated key folded into its first place with its last value.
+    fn from_members(mut members: Vec<(Cow<'a, str>, Json<'a>)>) -> Self {
+        let repeated = if members.len() <= PAIRWISE_DUPLICATE_CHECK {
+            members
+                .iter()
+                .enumerate()
+                .any(|(i, (k, _))| members.iter().skip(i + 1).any(|(j, _)| j == k))
+        } else {
+            let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
+            keys.sort_unstable();
+            keys.windows(2).any(|w| w.first() == w.get(1))
+        };
+        if !repeated {
+            return Object(members);
+        }
+        // Rare (JSON.stringify never writes a key twice): rebuild in first-place order.
+        let mut place: BTreeMap<Cow<'a, str>, usize> = BTreeMap::new();
+        let mut out: Vec<(Cow<'a, str>, Json<'a>)> = Vec::with_capacity(members.len());
+        for (k, v) in members.drain(..) {
+            match place.get(&k) {
+                Some(&i) => {
+                    if let Some(slot) = out.get_mut(i) {
+                        slot.1 = v;
+                    }
+                }
+                None => {
+                    place.insert(k.clone(), out.len());
+                    out.push((k, v));
+                }
+            }
+        }
+        Object(out)
+    }
+}
+
+impl<'a> Json<'a> {
+    /// Reads JSON text, as `serde_json::from_str` would read it into a `Value`.
+    // Natively only the tests read text: the JS API (wasm32) is what needs it.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn parse(text: &'a str) -> Result<Json<'a>, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// `value`, borrowing its strings.
+    pub(crate) fn from_value(value: &'a Value) -> Json<'a> {
+        match value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Number(n) => Json::Number(n.clone()),
+            Value::String(s) => Json::String(Cow::Borrowed(s)),
+            Value::Array(items) => Json::Array(items.iter().map(Json::from_value).collect()),
+            // A Map holds each key once already.
+            Value::Object(map) => Json::Object(Object(
+                map.iter()
+                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), Json::from_value(v)))
+                    .collect(),
+            )),
+        }
+    }
+
+    /// The same value as a `serde_json::Value` (for what a [`FormSpec`] keeps, such as a
+    /// default).
+    ///
+    /// [`FormSpec`]: super::FormSpec
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => Value::Number(n.clone()),
+            Json::String(s) => Value::String(s.as_ref().to_owned()),
+            Json::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
+            Json::Object(o) => Value::Object(
+                o.iter()
+                    .map(|(k, v)| (k.to_owned(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_array(&self) -> Option<&[Json<'a>]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_object(&self) -> Option<&Object<'a>> {
+        match self {
+            Json::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_number(&self) -> Option<&Number> {
+        match self {
+            Json::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// A whole number of zero or more, as `Value::as_u64` says.
+    pub(crate) fn as_u64(&self) -> Option<u64> {
+        self.as_number().and_then(Number::as_u64)
+    }
+
+    pub(crate) fn is_string(&self) -> bool {
+        matches!(self, Json::String(_))
+    }
+
+    pub(crate) fn is_boolean(&self) -> bool {
+        matches!(self, Json::Bool(_))
+    }
+}
+
+impl<'de> Deserialize<'de> for Json<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Json<'de>, E> {
+        Ok(Json::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(n.into()))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(n.into()))
+    }
+    fn visit_f64<E>(self, f: f64) -> Result<Json<'de>, E> {
+        // As serde_json's Value: a float it cannot hold (never from JSON text) is null.
+        Ok(Number::from_f64(f).map_or(Json::Null, Json::Number))
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Json<'de>, E> {
+        Ok(Json::String(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Json<'de>, E> {
+        Ok(Json::String(Cow::Owned(s.to_owned())))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Json<'de>, E> {
+        Ok(Json::String(Cow::Owned(s)))
+    }
+    fn visit_unit<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Null)
+    }
+    fn visit_none<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        while let Some(Key(k)) = map.next_key()? {
+            members.push((k, map.next_value()?));
+        }
+        Ok(Json::Object(Object::from_members(members)))
+    }
+}
+
+/// A member name, borrowed from the text when it holds no escapes.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn text_and_value_read_alike() {
+        let text = r#"{"b":[1,-2,3.0,"x\"y",null,true],"a":{"k":1e3},"c":18446744073709551615}"#;
+        let value: Value = serde_json::from_str(text).unwrap_or_default();
+        let parsed = Json::parse(text).unwrap_or(Json::Null);
+        assert_eq!(parsed, Json::from_value(&value));
+        assert_eq!(parsed.to_value(), value);
+        assert!(
+            parsed
+                .as_object()
+                .and_then(|o| o.get("c"))
+                .and_then(Json::as_u64)
+                == Some(u64::MAX)
+        );
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_place_and_last_value() {
+        for n in [3, PAIRWISE_DUPLICATE_CHECK + 5] {
+            let mut text = String::from("{");
+            for i in 0..n {
+                text.push_str(&format!("\"k{i}\":{i},"));
+            }
+            text.push_str("\"k1\":\"last\"}");
+            let value: Value = serde_json::from_str(&text).unwrap_or_default();
+            let parsed = Json::parse(&text).unwrap_or(Json::Null);
+            assert_eq!(parsed.to_value(), value);
+            let keys: Vec<&str> = parsed
+                .as_object()
+                .map(|o| o.keys().collect())
+                .unwrap_or_default();
+            assert_eq!(keys.len(), n);
+            assert_eq!(keys.get(1), Some(&"k1"));
+            assert_eq!(
+                parsed.as_object().and_then(|o| o.get("k1")),
+                Some(&Json::String("last".into()))
+            );
+        }
+        assert_eq!(
+            Json::parse("[]").map(|j| j.to_value()).ok(),
+            Some(json!([]))
+        );
+    }
+}
