@@ -370,7 +370,7 @@ impl Negotiation {
             }
             Err(error) => {
                 self.stage = Stage::Done;
-                EraStep::Failed(refusal.unwrap_or(error))
+                EraStep::Failed(error)
             }
         }
     }
