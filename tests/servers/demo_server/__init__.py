@@ -28,7 +28,8 @@ so a test sees a request that is still open. `--state-key` fixes the `requestSta
 sealing key, so a restarted server still accepts a replay sealed before the restart (the
 fault tests rely on this). `--resumable`: see `events`. `--region-header NAME` renames
 `book_in_region`'s header. `--stateless`: the SDK's stateless HTTP. `--stall-discover`:
-`server/discover` is never answered.
+`server/discover` is never answered. `--slow-report-min-gap-ms MS`: the spacing
+`slow_report` demands of retries (`tools.faults`).
 
 This package imports nothing at its top, so `from demo_server.texts import ...` does not
 load the SDK.

@@ -17,6 +17,7 @@ import uvicorn
 from . import __doc__ as package_doc
 from .app import build_app
 from .texts import BookInRegion
+from .tools import faults
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -65,6 +66,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="never answer server/discover (a client's Auto probe must time out and fall back)",
     )
+    parser.add_argument(
+        "--slow-report-min-gap-ms",
+        type=float,
+        default=faults.SLOW_REPORT_MIN_GAP_MS,
+        metavar="MS",
+        help="the least time a slow_report retry must leave after the answer before it (else -32600)",
+    )
     return parser.parse_args(argv)
 
 
@@ -90,6 +98,7 @@ def write_port_file(path: str, port: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     cors = None if args.no_cors else (args.cors_origins or [])
+    faults.slow_report_min_gap_ms = args.slow_report_min_gap_ms
     app = build_app(
         args.host,
         cors,

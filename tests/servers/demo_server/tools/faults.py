@@ -43,7 +43,11 @@ client's first back-off (50 ms, `BACKOFF_INITIAL_MS` in core/src/driver/modern.r
 client that waits as it should is never refused, whatever the machine's load: the gap is
 measured from the moment this server answered to the moment the retry reached the tool, and
 the client's wait lies between the two. A client that retries at once comes back within a
-few milliseconds. A retry that comes sooner is refused (-32600)."""
+few milliseconds. A retry that comes sooner is refused (-32600). `--slow-report-min-gap-ms`
+sets another value (a test that must see a refusal sets one no retry can meet)."""
+
+slow_report_min_gap_ms = SLOW_REPORT_MIN_GAP_MS
+"""The minimum gap this server enforces: `SLOW_REPORT_MIN_GAP_MS` unless the CLI set another."""
 
 SLOW_REPORT_CALLS_KEPT = 100
 """How many `slow_report` calls the server remembers (when it last answered each). Beyond
@@ -78,10 +82,10 @@ async def slow_report(ctx: Context) -> str | InputRequiredResult:
     if answered is None:
         raise MCPError(code=INVALID_REQUEST, message=SlowReport.UNKNOWN.format(n=tries + 1))
     gap_ms = (arrived - answered) * 1000
-    if gap_ms < SLOW_REPORT_MIN_GAP_MS:
+    if gap_ms < slow_report_min_gap_ms:
         raise MCPError(
             code=INVALID_REQUEST,
-            message=SlowReport.TOO_SOON.format(n=tries + 1, ms=gap_ms, min_ms=SLOW_REPORT_MIN_GAP_MS),
+            message=SlowReport.TOO_SOON.format(n=tries + 1, ms=gap_ms, min_ms=slow_report_min_gap_ms),
         )
     if tries < 2:
         return slow_report_state(tries + 1, call)
