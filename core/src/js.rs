@@ -236,18 +236,15 @@ fn text_from_js(
     undefined: UndefinedMembers,
     keep: Keep,
 ) -> Result<String, String> {
-    strict_json(
+    let text = strict_json(
         value,
         undefined == UndefinedMembers::Omit,
         keep == Keep::ForAccepted,
-    )
-    .map_err(|thrown| {
-        // Always the snippet's own TypeError, whose message is a plain string.
-        thrown
-            .dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_else(|| "it cannot be written as JSON".into())
-    })
+    );
+    match text.strip_prefix('!') {
+        Some(why) => Err(why.to_owned()),
+        None => Ok(text),
+    }
 }
 
 /// Words for text the engine wrote that serde_json cannot read (not expected to happen).
@@ -260,14 +257,10 @@ fn unreadable(e: &serde_json::Error) -> String {
 // would throw EvalError there. wasm-bindgen copies it into the package's `snippets/`.
 #[wasm_bindgen(module = "/src/js_strict_json.js")]
 extern "C" {
-    /// The value as JSON text; throws (caught here) a `TypeError` in words, nothing else.
-    /// With `keep`, the snippet also keeps the text for [`accepted`].
-    #[wasm_bindgen(catch, js_name = strictJson)]
-    fn strict_json(
-        value: &JsValue,
-        omit_undefined_members: bool,
-        keep: bool,
-    ) -> Result<String, JsValue>;
+    /// The value as JSON text, or `!` and why not in words; never throws. With `keep`, the
+    /// snippet also keeps the text for [`accepted`].
+    #[wasm_bindgen(js_name = strictJson)]
+    fn strict_json(value: &JsValue, omit_undefined_members: bool, keep: bool) -> String;
 
     /// `{ok: true, content: JSON.parse(text)}`, `text` being what the last `strictJson` with
     /// `keep` wrote.

@@ -1,6 +1,6 @@
 // The one crossing of a JS host's value into Rust (see `json_from_js` in js.rs): the value
-// as JSON text, or an Error whose message says in words why it is not JSON. It never
-// throws anything else, so no host value can throw through Rust frames.
+// as JSON text, or `!` and the words saying why it is not JSON. It never throws, so no
+// host value can throw through Rust frames.
 //
 // A static module that wasm-bindgen copies into the package's `snippets/`: no `eval` or
 // `new Function`, which a strict Content-Security-Policy (browser extensions) forbids.
@@ -30,11 +30,13 @@ function describe(thrown) {
 }
 
 /**
- * `value` as JSON text. Refused, as an Error in words: functions, `undefined`, symbols and
- * BigInts anywhere (plain JSON.stringify would drop or throw on them), cycles (naming the
- * member that closes one), more than MAX_DEPTH levels, and anything a getter, a Proxy
- * trap or a toJSON throws while being read. With `omitUndefinedMembers`, an object member
- * that is `undefined` is left out instead (as plain JSON.stringify does).
+ * `value` as JSON text, or `!` followed by why not in words (JSON text never starts with
+ * `!`): the answer is returned, never thrown, so the call from wasm needs no exception
+ * wrapper. Refused: functions, `undefined`, symbols and BigInts anywhere (plain
+ * JSON.stringify would drop or throw on them), cycles (naming the member that closes one),
+ * more than MAX_DEPTH levels, and anything a getter, a Proxy trap or a toJSON throws while
+ * being read. With `omitUndefinedMembers`, an object member that is `undefined` is left out
+ * instead (as plain JSON.stringify does). With `keep`, the text is also kept for `accepted`.
  *
  * Checked by a walk of our own, then written by the engine's JSON.stringify without a
  * replacer: a replacer function is one call back into JS per value, which made the check
@@ -42,24 +44,23 @@ function describe(thrown) {
  * enumerable keys, array indices, `toJSON` first), so the first refusal is the one the
  * writing would meet. Getters, Proxy traps and `toJSON` therefore run twice; one that
  * answers differently the second time can at most get a member left out or written as
- * `null`, as JSON.stringify does, and still yields JSON. With `keep`, the text is also kept
- * for `accepted`.
+ * `null`, as JSON.stringify does, and still yields JSON.
  */
 export function strictJson(value, omitUndefinedMembers, keep) {
   kept = undefined;
   try {
-    check(value, omitUndefinedMembers === true);
+    visit(value, "", false, { holders: [], keys: [], omit: omitUndefinedMembers === true });
   } catch (thrown) {
-    throw new TypeError(thrown instanceof Refusal ? thrown.message : `reading it threw: ${describe(thrown)}`);
+    return "!" + (thrown instanceof Refusal ? thrown.message : `reading it threw: ${describe(thrown)}`);
   }
   let text;
   try {
     text = JSON.stringify(value);
   } catch (thrown) {
-    throw new TypeError(`reading it threw: ${describe(thrown)}`);
+    return `!reading it threw: ${describe(thrown)}`;
   }
   if (typeof text !== "string") {
-    throw new TypeError("it is not a JSON value");
+    return "!it is not a JSON value";
   }
   if (keep === true) {
     kept = text;
@@ -83,55 +84,54 @@ export function accepted() {
   return { ok: true, content: JSON.parse(text) };
 }
 
-/** Throws a Refusal for the first part of `root` that JSON cannot hold, or what reading it threw. */
-function check(root, omitUndefinedMembers) {
-  // The objects being walked, outermost first, and the key of each below the root.
-  const holders = [];
-  const keys = [];
-  const where = (key) => pointer([...keys, key]);
-  const visit = (member, key, inArray) => {
-    let t = typeof member;
-    if ((t === "object" && member !== null) || t === "bigint") {
-      const toJSON = member.toJSON;
-      if (typeof toJSON === "function") {
-        member = toJSON.call(member, key);
-        t = typeof member;
-      }
+/**
+ * Throws a Refusal for the first part of `member` (found under `key`) that JSON cannot hold,
+ * or what reading it threw. `walk`: the objects being walked, outermost first (`holders`),
+ * the key of each below the root (`keys`), and whether undefined members are left out.
+ * A plain function, not a closure, so a call allocates no functions.
+ */
+function visit(member, key, inArray, walk) {
+  let t = typeof member;
+  if ((t === "object" && member !== null) || t === "bigint") {
+    const toJSON = member.toJSON;
+    if (typeof toJSON === "function") {
+      member = toJSON.call(member, key);
+      t = typeof member;
     }
-    if (t === "string" || t === "number" || t === "boolean" || member === null) {
-      return;
+  }
+  if (t === "string" || t === "number" || t === "boolean" || member === null) {
+    return;
+  }
+  const { holders, keys } = walk;
+  if (t === "undefined" && walk.omit && holders.length > 0 && !inArray) {
+    return;
+  }
+  if (t !== "object") {
+    const kind = Object.hasOwn(NOT_JSON, t) ? NOT_JSON[t] : "not a JSON value";
+    throw new Refusal(holders.length === 0 ? `it is ${kind}, not JSON` : `the member ${pointer([...keys, key])} is ${kind}, not JSON`);
+  }
+  if (holders.includes(member)) {
+    throw new Refusal(`the member ${pointer([...keys, key])} refers back to an object that contains it (a cycle), which JSON cannot hold`);
+  }
+  if (holders.length >= MAX_DEPTH) {
+    throw new Refusal(`it is nested more than ${MAX_DEPTH} levels deep`);
+  }
+  if (holders.length > 0) {
+    keys.push(key);
+  }
+  holders.push(member);
+  if (Array.isArray(member)) {
+    const length = member.length;
+    for (let i = 0; i < length; i++) {
+      visit(member[i], String(i), true, walk);
     }
-    if (t === "undefined" && omitUndefinedMembers && holders.length > 0 && !inArray) {
-      return;
+  } else {
+    for (const k of Object.keys(member)) {
+      visit(member[k], k, false, walk);
     }
-    if (t !== "object") {
-      const kind = Object.hasOwn(NOT_JSON, t) ? NOT_JSON[t] : "not a JSON value";
-      throw new Refusal(holders.length === 0 ? `it is ${kind}, not JSON` : `the member ${where(key)} is ${kind}, not JSON`);
-    }
-    if (holders.includes(member)) {
-      throw new Refusal(`the member ${where(key)} refers back to an object that contains it (a cycle), which JSON cannot hold`);
-    }
-    if (holders.length >= MAX_DEPTH) {
-      throw new Refusal(`it is nested more than ${MAX_DEPTH} levels deep`);
-    }
-    if (holders.length > 0) {
-      keys.push(key);
-    }
-    holders.push(member);
-    if (Array.isArray(member)) {
-      const length = member.length;
-      for (let i = 0; i < length; i++) {
-        visit(member[i], String(i), true);
-      }
-    } else {
-      for (const k of Object.keys(member)) {
-        visit(member[k], k, false);
-      }
-    }
-    holders.pop();
-    if (holders.length > 0) {
-      keys.pop();
-    }
-  };
-  visit(root, "", false);
+  }
+  holders.pop();
+  if (holders.length > 0) {
+    keys.pop();
+  }
 }
