@@ -160,7 +160,8 @@ def framing_page(tmp_path: Any, target: str) -> Any:
 
 
 def test_every_page_is_served_with_the_no_framing_headers(www: Any) -> None:
-    for page in [*FRAMED_PAGES, "host.html", "style.css", "index.js", "pkg/mcp_elicit_web.js"]:
+    packages = ["pkg/mcp_elicit_web.js", "demo/pkg/mcp_elicit_demo.js"]
+    for page in [*FRAMED_PAGES, "host.html", "style.css", "index.js", *packages]:
         reply = http_request(f"{www.origin}/{page}", method="GET")
         reply.text()
         assert reply.status == 200, page
