@@ -9,8 +9,8 @@ shares; `www/` is only read.
   test session (worker); `make_demo_server(options)`: extra servers with other options (e.g.
   `["--no-cors"]`), stopped after the test; each has `.url`, `.origin`, `.stop()`,
   `.restart()` (same port and `requestState` key, for the fault tests).
-- `www`: `www/` served on 127.0.0.1 (`.origin`); fails, never skips, when `www/pkg` (the
-  wasm-bindgen output of `scripts/build-www`) is missing.
+- `www`: `www/` served on 127.0.0.1 (`.origin`); fails, never skips, when `www/pkg` or
+  `www/demo/pkg` (the wasm-bindgen outputs of `scripts/build-www`) is missing.
 - `driver`: headless Debian Chromium through Selenium, never downloading anything;
   `artifacts`: the git-ignored `artifacts/` directory for screenshots and logs;
   `app_url(server=..., protocol=..., tool=..., args=...)`: the demo page's URL.
@@ -64,10 +64,11 @@ def make_demo_server(artifacts: Path) -> Iterator[Callable[..., DemoServer]]:
 
 @pytest.fixture(scope="session")
 def www() -> Iterator[StaticServer]:
-    """`www/` over HTTP. Missing `www/pkg` is an error: run `scripts/build-www` first."""
-    pkg = WWW / "pkg"
-    if not (pkg.is_dir() and any(pkg.glob("*.wasm"))):
-        pytest.fail(f"{pkg} has no .wasm: build the page first with scripts/build-www (scripts/test does)")
+    """`www/` over HTTP. A missing package (the library's `www/pkg`, the demo's `www/demo/pkg`)
+    is an error: run `scripts/build-www` first."""
+    for pkg in [WWW / "pkg", WWW / "demo" / "pkg"]:
+        if not (pkg.is_dir() and any(pkg.glob("*.wasm"))):
+            pytest.fail(f"{pkg} has no .wasm: build the pages first with scripts/build-www (scripts/test does)")
     with StaticServer(WWW) as server:
         yield server
 
