@@ -42,9 +42,11 @@ function describe(thrown) {
  * replacer: a replacer function is one call back into JS per value, which made the check
  * cost twice the writing. The walk reads what JSON.stringify reads, in its order (own
  * enumerable keys, array indices, `toJSON` first), so the first refusal is the one the
- * writing would meet. Getters, Proxy traps and `toJSON` therefore run twice; one that
- * answers differently the second time can at most get a member left out or written as
- * `null`, as JSON.stringify does, and still yields JSON.
+ * writing would meet. Getters, Proxy traps and `toJSON` therefore run twice. One that
+ * answers differently the second time gets what JSON.stringify makes of the second answer:
+ * a member left out or written as `null`, or a refusal as "reading it threw" (a BigInt or a
+ * cycle the second time), or a refusal from the JSON reader (nesting past its limit). It is
+ * refused in words or written as JSON; it never gets past as something JSON cannot hold.
  */
 export function strictJson(value, omitUndefinedMembers, keep) {
   kept = undefined;
@@ -92,7 +94,8 @@ export function accepted() {
  */
 function visit(member, key, inArray, walk) {
   let t = typeof member;
-  if ((t === "object" && member !== null) || t === "bigint") {
+  // JSON.stringify asks every object for toJSON, functions included.
+  if ((t === "object" && member !== null) || t === "bigint" || t === "function") {
     const toJSON = member.toJSON;
     if (typeof toJSON === "function") {
       member = toJSON.call(member, key);

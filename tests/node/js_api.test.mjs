@@ -105,6 +105,31 @@ test("values that are not JSON never crash", () => {
   }
 });
 
+test("content is read as JSON.stringify reads it: a function's toJSON is asked too", () => {
+  const fromFunction = Object.assign(() => {}, { toJSON: () => ({ accept_alternative: true }) });
+  assert.deepEqual(validateContent(booking, fromFunction), { ok: true, content: { accept_alternative: true } });
+  const date = Object.assign(function date() {}, { toJSON: () => "2025-12-27" });
+  assert.deepEqual(validateContent(booking, { accept_alternative: false, date }), {
+    ok: true,
+    content: { accept_alternative: false, date: "2025-12-27" },
+  });
+  // A function without toJSON is refused in the words it always had.
+  assert.throws(() => compileSchema(() => 1), (e) => e.path === "" && /it is a function, not JSON/.test(e.message));
+});
+
+test("a getter that answers a BigInt the second time it is read is refused, never written", () => {
+  let reads = 0;
+  const content = {
+    get accept_alternative() {
+      reads += 1;
+      return reads === 1 ? true : 10n;
+    },
+  };
+  const r = validateContent(booking, content);
+  assert.equal(r.ok, false);
+  assert.match(JSON.stringify(r), /reading it threw/);
+});
+
 test("the TypeScript declarations are precise", () => {
   const dts = readFileSync(path.join(pkg, "mcp_elicit.d.ts"), "utf8");
   assert.match(dts, /export function compileSchema\(requested_schema: JsonValue\): FormSpec;/);
