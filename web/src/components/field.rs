@@ -1,13 +1,18 @@
-//! One schema property as one labelled control, per the DOM contract:
+//! One schema property as one labelled control in one field frame, per the DOM contract:
 //! text / email / url / date / datetime-local inputs, number inputs, checkboxes, a `<select>`
 //! for single-select enums and a `<fieldset>` of checkboxes for multi-select enums.
+//!
+//! The frame ([`field_view`]) renders the label with its required mark, the description
+//! and the control once, with the ARIA marks the field starts with; what changes later
+//! (`aria-invalid`, `aria-describedby`, the message, the pattern note) is written by
+//! [`FieldState::show`]. Nothing here is reactive and no control has a listener of its
+//! own: the form's handlers ([`on_input`], [`on_change`], [`on_focusout`]) find the field
+//! from the event's target, so a form costs the same few listeners at any size.
 
-use super::form_state::{raw_text, FieldState};
+use super::form_state::{raw_text, Entry, FormState, Target};
 use leptos::prelude::*;
 use mcp_elicit::schema::{EnumOption, FieldKind, NumberBounds, StringFormat};
 use mcp_elicit::validate::RawInput;
-use std::collections::{BTreeSet, HashSet};
-use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// The `<input type>` for a string format.
@@ -34,23 +39,291 @@ fn required_mark(required: bool) -> impl IntoView {
     })
 }
 
-fn description(state: &FieldState) -> impl IntoView {
-    let id = state.desc_id();
-    state
-        .field
+/// What every control of a field starts with: its ARIA marks and whether it is disabled.
+struct Marks {
+    id: String,
+    name: String,
+    required: bool,
+    described: Option<String>,
+    disabled: bool,
+}
+
+/// The frame's label (a `<legend>` for a multi-select) with the required mark.
+fn label(e: &Entry) -> impl IntoView {
+    view! {
+        <label for=e.id.clone()>{e.field.label.clone()}{required_mark(e.field.required)}</label>
+    }
+}
+
+fn description(e: &Entry) -> impl IntoView {
+    let id = e.desc_id();
+    e.field
         .description
         .clone()
         .map(|d| view! { <p class="mce-description" id=id>{d}</p> })
 }
 
-fn error_message(state: &FieldState) -> impl IntoView {
-    let id = state.err_id();
-    let error = state.error;
-    move || {
-        error
-            .get()
-            .map(|m| view! { <p class="mce-error" id=id.clone()>{m}</p> })
+/// How a field's control behaves: which events change it and how its value is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Control {
+    /// An `<input>` holding text (numbers too).
+    Text,
+    Checkbox,
+    Select,
+    /// A `<fieldset>` of checkboxes.
+    Multi,
+}
+
+fn control_of(e: &Entry) -> Control {
+    match e.field.kind {
+        FieldKind::String { .. } | FieldKind::Number(_) | FieldKind::Integer(_) => Control::Text,
+        FieldKind::Boolean => Control::Checkbox,
+        FieldKind::Select { .. } => Control::Select,
+        FieldKind::MultiSelect { .. } => Control::Multi,
     }
+}
+
+/// Renders field `e`'s frame. `disabled`: whether the form starts disabled (later changes
+/// are the form's, see `schema_form.rs`).
+pub fn field_view(e: &Entry, disabled: bool) -> AnyView {
+    // What changes starts as the state says (`Entry::shown`, no message yet).
+    let note = e.shown.note.clone();
+    let marks = Marks {
+        id: e.id.clone(),
+        name: e.field.name.clone(),
+        required: e.field.required,
+        described: e.shown.described.clone(),
+        disabled,
+    };
+    match &e.field.kind {
+        FieldKind::String {
+            format,
+            min_length,
+            max_length,
+            ..
+        } => {
+            let kind = input_type(*format);
+            let input = text_input(
+                e,
+                marks,
+                kind,
+                min_length.map(|n| n.to_string()),
+                max_length.map(|n| n.to_string()),
+                None,
+            );
+            let pattern_id = e.pattern_id();
+            let note = note.map(|m| {
+                view! { <p class="mce-pattern-note" id=pattern_id data-testid="pattern-note">{m}</p> }
+            });
+            stacked(e, kind, (input, note))
+        }
+        FieldKind::Number(b) => stacked(e, "number", number(e, marks, b, "any")),
+        FieldKind::Integer(b) => stacked(e, "number", number(e, marks, b, "1")),
+        FieldKind::Boolean => view! {
+            <div class="mce-field mce-checkbox" part="field" data-kind="checkbox">
+                {checkbox(e, marks)}
+                {label(e)}
+                {description(e)}
+            </div>
+        }
+        .into_any(),
+        FieldKind::Select { options } => stacked(e, "select", select(e, marks, options)),
+        FieldKind::MultiSelect { options, .. } => multi_select(e, marks, options),
+    }
+}
+
+/// The frame of a control under its label and description.
+fn stacked(e: &Entry, kind: &'static str, control: impl IntoView + 'static) -> AnyView {
+    view! {
+        <div class="mce-field" part="field" data-kind=kind>
+            {label(e)}
+            {description(e)}
+            {control}
+        </div>
+    }
+    .into_any()
+}
+
+fn number(e: &Entry, marks: Marks, b: &NumberBounds, step: &'static str) -> impl IntoView {
+    text_input(
+        e,
+        marks,
+        "number",
+        None,
+        None,
+        Some((attr_number(b.minimum), attr_number(b.maximum), step)),
+    )
+}
+
+/// `<input>` of a text-like type; `number` carries `min`, `max` and `step`.
+fn text_input(
+    e: &Entry,
+    marks: Marks,
+    kind: &'static str,
+    minlength: Option<String>,
+    maxlength: Option<String>,
+    number: Option<(Option<String>, Option<String>, &'static str)>,
+) -> impl IntoView {
+    let (min, max, step) = match number {
+        Some((min, max, step)) => (min, max, Some(step)),
+        None => (None, None, None),
+    };
+    let value = Some(raw_text(&e.raw)).filter(|t| !t.is_empty());
+    let Marks {
+        id,
+        name,
+        required,
+        described,
+        disabled,
+    } = marks;
+    view! {
+        <input
+            type=kind
+            id=id
+            name=name
+            required=required
+            aria-required=required.then_some("true")
+            aria-describedby=described
+            minlength=minlength
+            maxlength=maxlength
+            min=min
+            max=max
+            step=step
+            value=value
+            disabled=disabled
+        />
+    }
+}
+
+fn checkbox(e: &Entry, marks: Marks) -> impl IntoView {
+    let checked = matches!(e.raw, RawInput::Bool(true));
+    let Marks {
+        id,
+        name,
+        required,
+        described,
+        disabled,
+    } = marks;
+    view! {
+        <input
+            type="checkbox"
+            id=id
+            name=name
+            required=required
+            aria-required=required.then_some("true")
+            aria-describedby=described
+            checked=checked
+            disabled=disabled
+        />
+    }
+}
+
+fn select(e: &Entry, marks: Marks, options: &[EnumOption]) -> impl IntoView {
+    let required = marks.required;
+    // An optional select can always be cleared; a required one without a default starts
+    // on an empty choice so the user must pick deliberately.
+    // (Unless "" is itself a choice: then that option stands for it, and the core sends "".)
+    let has_empty_choice = options.iter().any(|o| o.value.is_empty());
+    let placeholder = if has_empty_choice {
+        None
+    } else if !required {
+        Some("(none)")
+    } else if e.field.default.is_none() {
+        Some("Choose…")
+    } else {
+        None
+    };
+    // The choice shown first, as a plain `selected` attribute: after that the `<select>`
+    // itself holds what is chosen, and the field's state follows it.
+    let chosen = match &e.raw {
+        RawInput::Text(t) => t.clone(),
+        _ => String::new(),
+    };
+    let opts = options
+        .iter()
+        .map(|o| {
+            let selected = o.value == chosen;
+            view! {
+                <option value=o.value.clone() selected=selected>
+                    {o.title.clone()}
+                </option>
+            }
+        })
+        .collect_view();
+    let Marks {
+        id,
+        name,
+        described,
+        disabled,
+        ..
+    } = marks;
+    view! {
+        <select
+            id=id
+            name=name
+            required=required
+            aria-required=required.then_some("true")
+            aria-describedby=described
+            disabled=disabled
+        >
+            {placeholder.map(|p| view! {
+                <option value="" selected=chosen.is_empty()>{p}</option>
+            })}
+            {opts}
+        </select>
+    }
+}
+
+fn multi_select(e: &Entry, marks: Marks, options: &[EnumOption]) -> AnyView {
+    // A server may send any number of options, so nothing here costs the whole list per
+    // box: a box has no attribute that changes on its own and no listener (the form's
+    // handlers serve every box), and the `<fieldset>` disables them all at once.
+    // Each box carries the field's ARIA marks too: a screen reader lands on a box, not on
+    // the fieldset, and tests find `[name=x][aria-invalid]`.
+    let boxes = options
+        .iter()
+        .enumerate()
+        .map(|(j, o)| {
+            let box_id = e.option_id(j);
+            view! {
+                <div class="mce-option">
+                    <input
+                        type="checkbox"
+                        id=box_id.clone()
+                        name=marks.name.clone()
+                        value=o.value.clone()
+                        aria-describedby=marks.described.clone()
+                        checked=e.ticked.contains(&j)
+                    />
+                    <label for=box_id>{o.title.clone()}</label>
+                </div>
+            }
+        })
+        .collect_view();
+    let Marks {
+        id,
+        name,
+        required,
+        described,
+        disabled,
+    } = marks;
+    view! {
+        <fieldset
+            class="mce-field mce-multi"
+            part="field"
+            data-kind="multiselect"
+            id=id
+            data-name=name
+            aria-required=required.then_some("true")
+            aria-describedby=described
+            disabled=disabled
+        >
+            <legend>{e.field.label.clone()}{required_mark(required)}</legend>
+            {description(e)}
+            {boxes}
+        </fieldset>
+    }
+    .into_any()
 }
 
 /// Whether the event's target input says its text could not be read as its type.
@@ -61,339 +334,105 @@ fn bad_input(ev: &leptos::ev::Event) -> bool {
         .unwrap_or(false)
 }
 
-/// Renders one field. `disabled` greys every control out while an answer is being sent.
-pub fn field_view(state: FieldState, disabled: Signal<bool>) -> AnyView {
-    match state.field.kind.clone() {
-        FieldKind::String {
-            format,
-            min_length,
-            max_length,
-            ..
-        } => text_like(
-            state,
-            disabled,
-            input_type(format),
-            min_length.map(|n| n.to_string()),
-            max_length.map(|n| n.to_string()),
-            None,
-        ),
-        FieldKind::Number(b) => number(state, disabled, b, "any"),
-        FieldKind::Integer(b) => number(state, disabled, b, "1"),
-        FieldKind::Boolean => checkbox(state, disabled),
-        FieldKind::Select { options } => select(state, disabled, options),
-        FieldKind::MultiSelect { options, .. } => multi_select(state, disabled, options),
-    }
+/// The field an event of `form` happened on, how its control behaves, and its frame.
+fn locate(form: FormState, ev: &leptos::ev::Event) -> Option<(Target, Control, web_sys::Element)> {
+    let el = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let target = form.target(&el.id())?;
+    let control = target.field.with(control_of)?;
+    let frame = el.closest("[part=field]").ok()??;
+    Some((target, control, frame))
 }
 
-fn number(
-    state: FieldState,
-    disabled: Signal<bool>,
-    b: NumberBounds,
-    step: &'static str,
-) -> AnyView {
-    text_like(
-        state,
-        disabled,
-        "number",
-        None,
-        None,
-        Some((attr_number(b.minimum), attr_number(b.maximum), step)),
-    )
-}
-
-/// `<input>` of a text-like type; `number` carries `min`, `max` and `step`.
-fn text_like(
-    state: FieldState,
-    disabled: Signal<bool>,
-    kind: &'static str,
-    minlength: Option<String>,
-    maxlength: Option<String>,
-    number: Option<(Option<String>, Option<String>, &'static str)>,
-) -> AnyView {
-    let (min, max, step) = match number {
-        Some((min, max, step)) => (min, max, Some(step)),
-        None => (None, None, None),
+/// `input` on a text control: keep the text and, once a message shows, clear it as soon
+/// as the value is fixed (the pattern note follows the text too).
+pub fn on_input(form: FormState, ev: &leptos::ev::Event) {
+    let Some((Target { field, .. }, Control::Text, frame)) = locate(form, ev) else {
+        return;
     };
-    let s_input = state.clone();
-    let s_change = state.clone();
-    let s_blur = state.clone();
-    let s_desc = state.clone();
-    let raw = state.raw;
-    let error = state.error;
-    let required = state.field.required;
-    view! {
-        <div class="mce-field" part="field" data-kind=kind>
-            <label for=state.id.clone()>{state.field.label.clone()}{required_mark(required)}</label>
-            {description(&state)}
-            <input
-                type=kind
-                id=state.id.clone()
-                name=state.field.name.clone()
-                required=required
-                aria-required=required.then_some("true")
-                aria-invalid=move || error.get().map(|_| "true")
-                aria-describedby=move || s_desc.described_by()
-                minlength=minlength
-                maxlength=maxlength
-                min=min
-                max=max
-                step=step
-                prop:value=move || raw_text(&raw.get())
-                prop:disabled=move || disabled.get()
-                on:input=move |ev| {
-                    s_input.bad_input.set(bad_input(&ev));
-                    s_input.raw.set(RawInput::Text(event_target_value(&ev)));
-                    // Once a message shows, clear it as soon as the value is fixed.
-                    if s_input.error.get_untracked().is_some() {
-                        let _ = s_input.validate();
-                    }
-                }
-                on:change=move |_| {
-                    let _ = s_change.validate();
-                }
-                on:blur=move |_| {
-                    let _ = s_blur.validate();
-                }
-            />
-            {error_message(&state)}
-            {pattern_note(&state)}
-        </div>
-    }
-    .into_any()
-}
-
-/// Beside a text field whose `pattern` this client does not check (another dialect, over a
-/// limit) or cannot check for the text typed (over the step budget): a sentence saying that
-/// the server decides, so an answer is never held back by a rule the form cannot read.
-fn pattern_note(state: &FieldState) -> impl IntoView {
-    let FieldKind::String {
-        pattern: Some(_), ..
-    } = &state.field.kind
-    else {
-        return None;
-    };
-    let state = state.clone();
-    let id = state.pattern_id();
-    Some(move || {
-        state.pattern_note().map(|m| {
-            view! { <p class="mce-pattern-note" id=id.clone() data-testid="pattern-note">{m}</p> }
-        })
-    })
-}
-
-fn checkbox(state: FieldState, disabled: Signal<bool>) -> AnyView {
-    let s_change = state.clone();
-    let s_desc = state.clone();
-    let raw = state.raw;
-    let error = state.error;
-    let required = state.field.required;
-    view! {
-        <div class="mce-field mce-checkbox" part="field" data-kind="checkbox">
-            <input
-                type="checkbox"
-                id=state.id.clone()
-                name=state.field.name.clone()
-                required=required
-                aria-required=required.then_some("true")
-                aria-invalid=move || error.get().map(|_| "true")
-                aria-describedby=move || s_desc.described_by()
-                prop:checked=move || matches!(raw.get(), RawInput::Bool(true))
-                prop:disabled=move || disabled.get()
-                on:change=move |ev| {
-                    s_change.raw.set(RawInput::Bool(event_target_checked(&ev)));
-                    let _ = s_change.validate();
-                }
-            />
-            <label for=state.id.clone()>{state.field.label.clone()}{required_mark(required)}</label>
-            {description(&state)}
-            {error_message(&state)}
-        </div>
-    }
-    .into_any()
-}
-
-fn select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOption>) -> AnyView {
-    let s_change = state.clone();
-    let s_blur = state.clone();
-    let s_desc = state.clone();
-    let raw = state.raw;
-    let error = state.error;
-    let required = state.field.required;
-    // An optional select can always be cleared; a required one without a default starts
-    // on an empty choice so the user must pick deliberately.
-    // (Unless "" is itself a choice: then that option stands for it, and the core sends "".)
-    let has_empty_choice = options.iter().any(|o| o.value.is_empty());
-    let placeholder = if has_empty_choice {
-        None
-    } else if !required {
-        Some("(none)")
-    } else if state.field.default.is_none() {
-        Some("Choose…")
-    } else {
-        None
-    };
-    // The choice shown first, as a plain `selected` attribute: after that the `<select>`
-    // itself holds what is chosen, and `raw` follows it. (A reactive `selected` on every
-    // option would subscribe each of a server-sized list to one signal, and every change
-    // would re-run them all.)
-    let chosen = match raw.get_untracked() {
-        RawInput::Text(t) => t,
-        _ => String::new(),
-    };
-    let opts = options
-        .into_iter()
-        .map(|o| {
-            let selected = o.value == chosen;
-            view! {
-                <option value=o.value selected=selected>
-                    {o.title}
-                </option>
-            }
-        })
-        .collect_view();
-    view! {
-        <div class="mce-field" part="field" data-kind="select">
-            <label for=state.id.clone()>{state.field.label.clone()}{required_mark(required)}</label>
-            {description(&state)}
-            <select
-                id=state.id.clone()
-                name=state.field.name.clone()
-                required=required
-                aria-required=required.then_some("true")
-                aria-invalid=move || error.get().map(|_| "true")
-                aria-describedby=move || s_desc.described_by()
-                prop:disabled=move || disabled.get()
-                on:change=move |ev| {
-                    s_change.raw.set(RawInput::Text(event_target_value(&ev)));
-                    let _ = s_change.validate();
-                }
-                on:blur=move |_| {
-                    let _ = s_blur.validate();
-                }
-            >
-                {placeholder.map(|p| view! {
-                    <option value="" selected=chosen.is_empty()>{p}</option>
-                })}
-                {opts}
-            </select>
-            {error_message(&state)}
-        </div>
-    }
-    .into_any()
-}
-
-fn multi_select(state: FieldState, disabled: Signal<bool>, options: Vec<EnumOption>) -> AnyView {
-    let s_desc = state.clone();
-    let s_marks = state.clone();
-    let raw = state.raw;
-    let error = state.error;
-    let required = state.field.required;
-    // A server may send any number of options, so nothing here costs the whole list per box:
-    // - the values are shared by every box, and the ticked boxes are a set of option
-    //   indexes, so a tick costs O(log n) plus the answer's own length; the set is ordered,
-    //   so the answer keeps the schema's option order whatever order boxes are ticked in;
-    // - a box has no reactive attribute of its own: one subscription per box to the same
-    //   signal makes every change re-run them all. The `<fieldset>` disables them all at
-    //   once, the box holds its own ticked state, and one effect below copies the field's
-    //   invalid mark and messages onto every box.
-    let values: Arc<[String]> = options.iter().map(|o| o.value.clone()).collect();
-    let start: HashSet<String> = match raw.get_untracked() {
-        RawInput::List(l) => l.into_iter().collect(),
-        _ => HashSet::new(),
-    };
-    let ticked: BTreeSet<usize> = values
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| start.contains(v.as_str()))
-        .map(|(j, _)| j)
-        .collect();
-    let initially: Vec<bool> = (0..values.len()).map(|j| ticked.contains(&j)).collect();
-    let ticked = StoredValue::new(ticked);
-    let first_described = state.field.description.is_some().then(|| state.desc_id());
-    let fieldset = NodeRef::<leptos::html::Fieldset>::new();
-    // Each box carries the field's invalid mark and messages too: a screen reader lands on
-    // a box, not on the fieldset, and tests find `[name=x][aria-invalid]`.
-    Effect::new(move |_| {
-        let invalid = error.with(Option::is_some);
-        let described = s_marks.described_by();
-        let Some(fieldset) = fieldset.get() else {
-            return;
-        };
-        let mut option = fieldset.first_element_child();
-        while let Some(el) = option {
-            if el.class_name() == "mce-option" {
-                if let Some(input) = el.first_element_child() {
-                    mark(&input, "aria-invalid", invalid.then_some("true"));
-                    mark(&input, "aria-describedby", described.as_deref());
-                }
-            }
-            option = el.next_element_sibling();
-        }
+    let bad = bad_input(ev);
+    let text = event_target_value(ev);
+    field.update(|e| {
+        e.bad_input = bad;
+        e.raw = RawInput::Text(text);
     });
-    let boxes = options
-        .into_iter()
-        .zip(initially)
-        .enumerate()
-        .map(|(j, (o, checked))| {
-            let box_id = state.option_id(j);
-            let values = values.clone();
-            let s = state.clone();
-            view! {
-                <div class="mce-option">
-                    <input
-                        type="checkbox"
-                        id=box_id.clone()
-                        name=state.field.name.clone()
-                        value=o.value
-                        aria-describedby=first_described.clone()
-                        checked=checked
-                        on:change=move |ev| {
-                            let now = event_target_checked(&ev);
-                            ticked.update_value(|t| {
-                                if now {
-                                    t.insert(j);
-                                } else {
-                                    t.remove(&j);
-                                }
-                            });
-                            let next: Vec<String> = ticked.with_value(|t| {
-                                t.iter().filter_map(|i| values.get(*i).cloned()).collect()
-                            });
-                            s.raw.set(RawInput::List(next));
-                            let _ = s.validate();
-                        }
-                    />
-                    <label for=box_id>{o.title}</label>
-                </div>
-            }
-        })
-        .collect_view();
-    view! {
-        <fieldset
-            class="mce-field mce-multi"
-            part="field"
-            data-kind="multiselect"
-            id=state.id.clone()
-            data-name=state.field.name.clone()
-            node_ref=fieldset
-            aria-required=required.then_some("true")
-            aria-invalid=move || error.get().map(|_| "true")
-            aria-describedby=move || s_desc.described_by()
-            prop:disabled=move || disabled.get()
-        >
-            <legend>{state.field.label.clone()}{required_mark(required)}</legend>
-            {description(&state)}
-            {boxes}
-            {error_message(&state)}
-        </fieldset>
+    if field.with(|e| e.error.is_some()).unwrap_or(false) {
+        field.validate();
     }
-    .into_any()
+    field.show(&frame);
 }
 
-/// Sets attribute `name` of `el` to `value`, or removes it when `None`.
-fn mark(el: &web_sys::Element, name: &str, value: Option<&str>) {
-    let _ = match value {
-        Some(v) => el.set_attribute(name, v),
-        None => el.remove_attribute(name),
+/// `change`: a choice or a tick is kept, and every control is checked.
+pub fn on_change(form: FormState, ev: &leptos::ev::Event) {
+    let Some((Target { field, option }, control, frame)) = locate(form, ev) else {
+        return;
     };
+    match (control, option) {
+        (Control::Text, _) => {}
+        (Control::Checkbox, _) => {
+            let now = event_target_checked(ev);
+            field.update(|e| e.raw = RawInput::Bool(now));
+        }
+        (Control::Select, _) => {
+            let value = event_target_value(ev);
+            field.update(|e| e.raw = RawInput::Text(value));
+        }
+        (Control::Multi, Some(j)) => {
+            let now = event_target_checked(ev);
+            field.update(|e| tick(e, j, now));
+        }
+        (Control::Multi, None) => return,
+    }
+    field.validate();
+    field.show(&frame);
+}
+
+/// Ticks (or unticks) box `j` of multi-select `e`, keeping the answer in option order.
+fn tick(e: &mut Entry, j: usize, now: bool) {
+    if now {
+        e.ticked.insert(j);
+    } else {
+        e.ticked.remove(&j);
+    }
+    let FieldKind::MultiSelect { options, .. } = &e.field.kind else {
+        return;
+    };
+    let next: Vec<String> = e
+        .ticked
+        .iter()
+        .filter_map(|i| options.get(*i).map(|o| o.value.clone()))
+        .collect();
+    e.raw = RawInput::List(next);
+}
+
+/// Leaving a text control or a select checks it.
+pub fn on_focusout(form: FormState, ev: &leptos::ev::Event) {
+    let Some((Target { field, .. }, Control::Text | Control::Select, frame)) = locate(form, ev)
+    else {
+        return;
+    };
+    field.validate();
+    field.show(&frame);
+}
+
+/// Disables (or enables) every control of the form element `root`: a multi-select's
+/// `<fieldset>` disables its boxes.
+pub fn set_disabled(root: &web_sys::Element, disabled: bool) {
+    for frame in super::form_state::frames(root) {
+        let control = if frame.tag_name() == "FIELDSET" {
+            Some(frame)
+        } else {
+            std::iter::successors(
+                frame.first_element_child(),
+                web_sys::Element::next_element_sibling,
+            )
+            .find(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT"))
+        };
+        if let Some(control) = control {
+            let _ = js_sys::Reflect::set(
+                &control,
+                &wasm_bindgen::JsValue::from_str("disabled"),
+                &wasm_bindgen::JsValue::from_bool(disabled),
+            );
+        }
+    }
 }

@@ -9,8 +9,8 @@
 //! buttons never appear. A `<div>` has no such named properties. Enter-to-submit, which a
 //! `<form>` would give, is the keydown handler's; Submit is a plain button.
 
-use super::field::field_view;
-use super::form_state::{self, FieldState};
+use super::field::{self, field_view};
+use super::form_state::FormState;
 use super::ids;
 use super::status::SendStatus;
 use leptos::html;
@@ -53,19 +53,14 @@ fn focus_first(root: &web_sys::Element) {
 }
 
 /// Focuses the first field whose check failed, so keyboard and screen-reader users land
-/// on it. Found by the field's element id, not by `[aria-invalid]`: Leptos writes the
-/// attributes only after this runs (the error signals were just set). Looked up inside
-/// the form, so it works where `document` cannot see it (a host's shadow root).
-fn focus_first_invalid(form: &web_sys::Element, fields: &[FieldState]) {
-    let Some(id) = fields
-        .iter()
-        .find(|f| f.error.with_untracked(Option::is_some))
-        .map(FieldState::focus_id)
-    else {
+/// on it. Looked up inside the form, so it works where `document` cannot see it (a host's
+/// shadow root).
+fn focus_first_invalid(root: &web_sys::Element, form: FormState) {
+    let Some(id) = form.first_invalid() else {
         return;
     };
     // Our ids are `mce-<n>-f<i>[-o<j>]`: nothing to escape in the selector.
-    let el = form
+    let el = root
         .query_selector(&format!("[id=\"{id}\"]"))
         .ok()
         .flatten()
@@ -137,7 +132,7 @@ pub fn SchemaForm(
     autofocus: bool,
 ) -> impl IntoView {
     let prefix = ids::prefix();
-    let fields: Vec<FieldState> = form_state::build(&spec, &prefix, initial.as_ref());
+    let form = FormState::build(&spec, &prefix, initial.as_ref());
     let status = status.unwrap_or_else(|| Signal::stored(SendStatus::Idle));
     let outer_disabled = disabled.unwrap_or_else(|| Signal::stored(false));
     let busy = Signal::derive(move || {
@@ -157,19 +152,34 @@ pub fn SchemaForm(
         });
     }
 
-    let spec_submit = StoredValue::new(spec.clone());
-    let fields_submit = StoredValue::new(fields.clone());
+    // The controls start as `busy` says; one effect for the whole form follows it after.
+    let busy_at_start = busy.get_untracked();
+    Effect::new(move |was: Option<bool>| {
+        let now = busy.get();
+        if was.unwrap_or(busy_at_start) != now {
+            if let Some(root) = form_ref.get_untracked() {
+                field::set_disabled(&root, now);
+            }
+        }
+        now
+    });
+
+    let title = spec.title.clone();
+    let desc = spec.description.clone();
+    let spec_submit = StoredValue::new(spec);
     let do_submit = move || {
         if busy.get_untracked() {
             return;
         }
-        let content =
-            fields_submit.with_value(|f| spec_submit.with_value(|s| form_state::submit(s, f)));
+        let root: Option<web_sys::Element> = form_ref.get_untracked().map(Into::into);
+        let content = spec_submit
+            .try_with_value(|s| form.submit(s, root.as_ref()))
+            .flatten();
         match content {
             Some(c) => on_submit.run(c),
             None => {
-                if let Some(form) = form_ref.get_untracked() {
-                    fields_submit.with_value(|f| focus_first_invalid(&form, f));
+                if let Some(root) = root {
+                    focus_first_invalid(&root, form);
                 }
             }
         }
@@ -210,13 +220,15 @@ pub fn SchemaForm(
         }
     };
 
-    let title = spec.title.clone();
-    let desc = spec.description.clone();
     let label = submit_label.unwrap_or_else(|| "Submit".to_owned());
-    let controls = fields
-        .into_iter()
-        .map(|f| field_view(f, busy))
-        .collect_view();
+    let controls = form
+        .with_entries(|entries| {
+            entries
+                .iter()
+                .map(|e| field_view(e, busy_at_start))
+                .collect_view()
+        })
+        .unwrap_or_default();
     let resend_hint = if on_decline.is_some() || on_cancel.is_some() {
         "Your answers are kept; press Submit to send them again."
     } else {
@@ -224,7 +236,10 @@ pub fn SchemaForm(
     };
 
     view! {
-        <div class="mce-form" part="form" role="form" node_ref=form_ref on:keydown=on_keydown>
+        <div class="mce-form" part="form" role="form" node_ref=form_ref on:keydown=on_keydown
+            on:input=move |ev| field::on_input(form, &ev)
+            on:change=move |ev| field::on_change(form, &ev)
+            on:focusout=move |ev| field::on_focusout(form, &ev)>
             {title.map(|t| view! { <h3 class="mce-form-title">{t}</h3> })}
             {desc.map(|d| view! { <p class="mce-form-description">{d}</p> })}
             {controls}

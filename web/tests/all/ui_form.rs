@@ -5,15 +5,13 @@
 // Browser-only: these mount components into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-
+use crate::ui_support::*;
 use leptos::prelude::*;
 use mcp_elicit::wire::ElicitAction;
 use mcp_elicit_web::components::{ElicitationView, SendStatus};
 use serde_json::json;
-use crate::ui_support::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
 
 fn every_kind() -> serde_json::Value {
     json!({
@@ -590,7 +588,9 @@ fn wide_form(n: usize) -> serde_json::Value {
             2 => json!({"type": "integer", "minimum": 0, "description": about}),
             3 => json!({"type": "boolean", "description": about}),
             4 => json!({"type": "string", "enum": ["a", "b"], "description": about}),
-            _ => json!({"type": "array", "items": {"type": "string", "enum": ["x", "y", "z"]}, "description": about}),
+            _ => {
+                json!({"type": "array", "items": {"type": "string", "enum": ["x", "y", "z"]}, "description": about})
+            }
         };
         properties.insert(format!("f{i}"), schema);
     }
