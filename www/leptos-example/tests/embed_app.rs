@@ -6,7 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 
 // The same helpers the web crate's UI tests use (mount, type, click, query).
-#[path = "../../../web/tests/ui_support/mod.rs"]
+#[path = "../../../web/tests/all/ui_support/mod.rs"]
 mod ui_support;
 
 use leptos::prelude::*;
