@@ -246,8 +246,10 @@ fn parse(input: &str) -> Result<Parsed, Unparsed> {
     let url = match js_url::JsUrl::new(input) {
         Ok(u) => u,
         // What parses against a base but not alone has no scheme of its own (the `url`
-        // crate's `RelativeUrlWithoutBase`); any base will do, it is only asked whether.
-        Err(_) if js_url::JsUrl::new_with_base(input, "https://base.invalid/").is_ok() => {
+        // crate's `RelativeUrlWithoutBase`). The base is not special (not http/https), so
+        // `https:` or `https:/` (a special scheme with no host) is not completed by the
+        // base's host and stays unreadable, as natively.
+        Err(_) if js_url::JsUrl::new_with_base(input, "x:/").is_ok() => {
             return Err(Unparsed::Relative)
         }
         Err(_) => return Err(Unparsed::Unreadable),

@@ -88,6 +88,15 @@ fn relative_and_malformed_are_refused() {
     assert!(refused("").contains("empty"));
     assert!(refused("   ").contains("empty"));
     assert!(refused("https://").contains("cannot be read"));
+    // A special scheme with no host is unreadable, not relative, in the browser too.
+    for bare in ["https:", "https:/", "http:"] {
+        assert!(
+            refused(bare).contains("cannot be read"),
+            "{bare}: {}",
+            refused(bare)
+        );
+    }
+    assert!(refused("//evil.example/x").contains("relative"));
     assert!(refused("https://exa mple.com/").contains("cannot be read"));
     // Hosts the URL Standard refuses and a browser's parser might keep, percent-encoded.
     for host in [
