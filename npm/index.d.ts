@@ -15,11 +15,12 @@ export type {
   FieldError,
   ValidationResult,
   SchemaError,
+  ContentValidator,
   InitInput,
   InitOutput,
   SyncInitInput,
 } from "./mcp_elicit_web.js";
-export { compileSchema, validateContent } from "./mcp_elicit_web.js";
+export { compileSchema, validateContent, compileValidator } from "./mcp_elicit_web.js";
 
 import type { InitInput, InitOutput, JsonValue, SyncInitInput } from "./mcp_elicit_web.js";
 import type { McpClient as WasmMcpClient } from "./mcp_elicit_web.js";

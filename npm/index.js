@@ -89,6 +89,11 @@ export function validateContent(requestedSchema, content) {
   return wasm.validateContent(requestedSchema, content);
 }
 
+export function compileValidator(requestedSchema) {
+  need("compileValidator()");
+  return wasm.compileValidator(requestedSchema);
+}
+
 /**
  * wasm-bindgen's McpClient class itself (so `instanceof` and its methods are unchanged),
  * seen through a Proxy whose `connect` refuses to run before init.

@@ -55,7 +55,7 @@ try {
   );
 
   const names = await page.evaluate(() => window.exportNames);
-  const expected = ["McpClient", "compileSchema", "completeElicitation", "default", "defineElements", "elicit",
+  const expected = ["McpClient", "compileSchema", "compileValidator", "completeElicitation", "default", "defineElements", "elicit",
     "elicitationHandler", "initSync", "releaseElicitation", "validateContent"];
   check(
     JSON.stringify(names) === JSON.stringify(expected),

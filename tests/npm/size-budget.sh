@@ -9,12 +9,13 @@
 # package).
 set -euo pipefail
 
-# The most bytes (gzip -9) the package's wasm and JS may weigh together: 450,000. This is
-# the figure reached (437 KB: wasm-opt -Oz without the name section, the browser's own URL
-# and RegExp Unicode data instead of the url, idna and ICU4X crates) with a little room, so
-# a change that makes the download noticeably bigger fails here and is weighed on purpose.
-# Issue 12's goal is 250,000; lower this as the package shrinks.
-MAX_PACKAGE_GZIP_BYTES=450000
+# The most bytes (gzip -9) the package's wasm and JS may weigh together: 500,000. This is
+# the figure reached (483 KB: wasm-opt -Oz without the name section, no demo app, the
+# browser's own URL instead of the url and idna crates; `\p{..}` sets from ICU4X's data,
+# as natively) with a little room, so a change that makes the download noticeably bigger
+# fails here and is weighed on purpose. Issue 12's goal is 250,000; lower this as the
+# package shrinks.
+MAX_PACKAGE_GZIP_BYTES=500000
 
 pkg=${1:?usage: tests/npm/size-budget.sh <package dir>}
 cd "$pkg"

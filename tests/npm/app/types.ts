@@ -3,11 +3,13 @@
 import init, {
   McpClient,
   compileSchema,
+  compileValidator,
   completeElicitation,
   defineElements,
   elicit,
   initSync,
   validateContent,
+  type ContentValidator,
   type ElicitResult,
   type FormSpec,
   type McpClientOptions,
@@ -56,8 +58,14 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
 
   const spec: FormSpec = compileSchema({ type: "object", properties: {} });
   const checked: ValidationResult = validateContent({ type: "object" }, {});
+  const validator: ContentValidator = compileValidator({ type: "object" });
+  const again: ValidationResult = validator.validate({});
+  validator.free();
+  // @ts-expect-error a validator takes the content only
+  validator.validate({}, {});
   void spec;
   void checked;
+  void again;
 
   const options: McpClientOptions = { container: slot, protocol: "auto", maxRounds: 3 };
   const client = await McpClient.connect("https://mcp.example/mcp", options);
