@@ -158,6 +158,17 @@ impl Default for ModernConfig {
     }
 }
 
+impl ModernConfig {
+    /// The `_meta` envelope every modern request of this client carries.
+    pub fn request_meta(&self) -> RequestMeta {
+        RequestMeta {
+            protocol_version: self.protocol_version.clone(),
+            client_info: self.client_info.clone(),
+            client_capabilities: self.capabilities.clone(),
+        }
+    }
+}
+
 /// The request being driven.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Original {
@@ -407,11 +418,7 @@ impl ModernCall {
             arguments,
             input_responses: (!self.round.responses.is_empty()).then_some(&self.round.responses),
             request_state: self.round.request_state.as_deref(),
-            meta: RequestMeta {
-                protocol_version: self.config.protocol_version.clone(),
-                client_info: self.config.client_info.clone(),
-                client_capabilities: self.config.capabilities.clone(),
-            },
+            meta: self.config.request_meta(),
         };
         let method = self.original.method();
         let body = request_body(&id, method, Some(&params))?;
@@ -700,12 +707,7 @@ pub fn simple_request(
     params: Option<&Map<String, Value>>,
 ) -> Result<HttpRequest, DriverError> {
     let mut full = params.cloned().unwrap_or_default();
-    let meta = RequestMeta {
-        protocol_version: config.protocol_version.clone(),
-        client_info: config.client_info.clone(),
-        client_capabilities: config.capabilities.clone(),
-    };
-    let meta = serde_json::to_value(meta)
+    let meta = serde_json::to_value(config.request_meta())
         .map_err(|e| DriverError::Usage(format!("could not encode _meta: {e}")))?;
     full.insert("_meta".into(), meta);
     let body = request_body(id, method, Some(&full))?;
