@@ -156,6 +156,28 @@ fn call(session: &LegacySession, name: &str, question: &str) {
     });
 }
 
+/// Calls `name` with `question`, restarts the server while its card waits, and answers the
+/// card: the forgotten session cannot take it, so the answer is kept for the call's re-run.
+/// Returns the card's id.
+async fn kept_across_restart(
+    session: &LegacySession,
+    seen: &Rc<RefCell<Seen>>,
+    name: &str,
+    question: &str,
+) -> String {
+    call(session, name, question);
+    settle().await;
+    let card = card_of(seen, &format!("Q {question}"));
+    restart();
+    settle().await;
+    assert_eq!(
+        session.answer(&card, yes()).await,
+        Err(ClientError::RequestLost)
+    );
+    settle().await;
+    card
+}
+
 fn card_of(seen: &Rc<RefCell<Seen>>, message: &str) -> String {
     let seen = seen.borrow();
     let cards: Vec<&String> = seen
@@ -202,17 +224,8 @@ async fn a_card_of_the_old_session_is_not_answered_on_the_new_one() {
 #[wasm_bindgen_test]
 async fn a_kept_answer_goes_only_to_the_rerun_of_its_call_and_a_failed_resend_is_said() {
     let (session, seen) = connect().await;
-    call(&session, "a", "a");
-    settle().await;
-    let a = card_of(&seen, "Q a");
-    restart();
-    settle().await;
     // The answer meets the forgotten session: kept for the re-run of call "a".
-    assert_eq!(
-        session.answer(&a, yes()).await,
-        Err(ClientError::RequestLost)
-    );
-    settle().await;
+    let a = kept_across_restart(&session, &seen, "a", "a").await;
     // The re-run of "a" asks the same question; its resend fails (503).
     fail_answers(true);
     call(&session, "a", "a");
@@ -234,16 +247,7 @@ async fn a_kept_answer_goes_only_to_the_rerun_of_its_call_and_a_failed_resend_is
 #[wasm_bindgen_test]
 async fn a_kept_answer_is_not_replayed_into_another_calls_identical_question() {
     let (session, seen) = connect().await;
-    call(&session, "a", "same");
-    settle().await;
-    let a = card_of(&seen, "Q same");
-    restart();
-    settle().await;
-    assert_eq!(
-        session.answer(&a, yes()).await,
-        Err(ClientError::RequestLost)
-    );
-    settle().await;
+    let a = kept_across_restart(&session, &seen, "a", "same").await;
     let before = answers_posted().len();
     // Another call asks the very same question: it gets a card of its own.
     call(&session, "b", "same");
@@ -305,16 +309,7 @@ async fn no_two_connections_share_a_route() {
 #[wasm_bindgen_test]
 async fn a_listing_does_not_expire_a_kept_answer() {
     let (session, seen) = connect().await;
-    call(&session, "a", "a");
-    settle().await;
-    let a = card_of(&seen, "Q a");
-    restart();
-    settle().await;
-    assert_eq!(
-        session.answer(&a, yes()).await,
-        Err(ClientError::RequestLost)
-    );
-    settle().await;
+    let a = kept_across_restart(&session, &seen, "a", "a").await;
     let _ = session.request("tools/list", Map::new()).await;
     assert!(
         seen.borrow().failed.is_empty(),
