@@ -14,40 +14,32 @@ use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 #[wasm_bindgen(inline_js = r#"
-// A modern server at http://asking.test/mcp: the tool "form" asks for { name } (required),
-// the tool "url" asks to open a page; a call carrying inputResponses completes with them
-// as structuredContent.
-export function installAskingServer() {
+// A modern server (the handler for `fakeFetch`): the tool "form" asks for { name }
+// (required), the tool "url" asks to open a page; a call carrying inputResponses completes
+// with them as structuredContent.
+export function askingServer() {
   window.__seen = [];
-  if (window.__askingInstalled) return;
-  window.__askingInstalled = true;
-  const real = window.fetch.bind(window);
-  window.fetch = async (input, init) => {
-    const req = input instanceof Request ? input : new Request(input, init);
-    if (!req.url.startsWith("http://asking.test/")) return real(input, init);
+  return async (req, reply) => {
     const msg = JSON.parse(await req.text());
     const p = msg.params || {};
-    const result = (v) => new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: v }),
-      { status: 200, headers: { "content-type": "application/json" } });
     switch (msg.method) {
       case "server/discover":
-        return result({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} },
-                        serverInfo: { name: "asking-server", version: "1" } });
+        return reply.result(msg.id, { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} },
+                                      serverInfo: { name: "asking-server", version: "1" } });
       case "tools/list":
-        return result({ resultType: "complete", tools: [
+        return reply.result(msg.id, { resultType: "complete", tools: [
           { name: "form", inputSchema: { type: "object" } }, { name: "url", inputSchema: { type: "object" } }] });
       case "tools/call": {
-        if (p.inputResponses) return result({ resultType: "complete", content: [], structuredContent: p.inputResponses });
+        if (p.inputResponses) return reply.result(msg.id, { resultType: "complete", content: [], structuredContent: p.inputResponses });
         const params = p.name === "url"
           ? { mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e1" }
           : { mode: "form", message: "Your name?", requestedSchema: { type: "object",
               properties: { name: { type: "string", minLength: 2 } }, required: ["name"] } };
-        return result({ resultType: "input_required", requestState: "s",
-                        inputRequests: { ask: { method: "elicitation/create", params } } });
+        return reply.result(msg.id, { resultType: "input_required", requestState: "s",
+                                      inputRequests: { ask: { method: "elicitation/create", params } } });
       }
       default:
-        return new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "nope" } }),
-          { status: 200, headers: { "content-type": "application/json" } });
+        return reply.error(msg.id, -32601, "nope");
     }
   };
 }
@@ -74,8 +66,8 @@ export function handlerOptions(container, kind) {
 export function seen() { return window.__seen; }
 "#)]
 extern "C" {
-    #[wasm_bindgen(js_name = installAskingServer)]
-    fn install_asking_server();
+    #[wasm_bindgen(js_name = askingServer)]
+    fn asking_server() -> js_sys::Function;
     #[wasm_bindgen(js_name = handlerOptions)]
     fn handler_options(container: &web_sys::HtmlElement, kind: &str) -> JsValue;
     fn seen() -> js_sys::Array;
@@ -89,7 +81,7 @@ fn message_of(error: &JsValue) -> String {
 }
 
 async fn client(kind: &str) -> (web_sys::HtmlElement, McpClient) {
-    install_asking_server();
+    fake_fetch("http://asking.test/", &asking_server());
     let container = host();
     let options = handler_options(&container, kind);
     match McpClient::connect("http://asking.test/mcp".into(), options).await {

@@ -1,8 +1,8 @@
 //! Hostile values from a JS host at the web crate's JS APIs, in headless Chromium:
 //! `elicit` params and `McpClient.connect` options with a cycle, a throwing getter or a
 //! throwing Proxy trap are refused in words naming the argument, and the module keeps
-//! working afterwards (before, a cycle overflowed the wasm stack: "memory access out of
-//! bounds", and every later call trapped). And the other way: what a server sends reaches
+//! working afterwards (a cycle walked without a guard overflows the wasm stack: "memory
+//! access out of bounds", and every later call traps). And the other way: what a server sends reaches
 //! the host as `JSON.parse` gives it (int64 numbers, `__proto__` keys, `1e400`).
 
 #![cfg(target_arch = "wasm32")]
@@ -43,23 +43,18 @@ export function hostilePromise() {
   Object.defineProperty(p, "constructor", { get() { throw new Error("constructor says no"); } });
   return p;
 }
-// A server at http://hostile.test/mcp (window.fetch is wrapped; other URLs pass) whose
-// results, tool list and sampling params hold `hostile` (numbers beyond 2^53, 1e400 and
-// `__proto__` keys), in a result `callTool` text given by the test.
-export function installHostileServer(hostile, callResult, tool) {
-  window.__hostile = { hostile, callResult, tool };
+// A modern server (the handler for `fakeFetch`) whose results, tool list and sampling
+// params hold `hostile` (numbers beyond 2^53, 1e400 and `__proto__` keys), in a result
+// `callTool` text given by the test. Its answers are written as text, not
+// `JSON.stringify`ed, so the hostile numbers and keys reach the client as written.
+export function hostileServer(hostile, callResult, tool) {
   window.__sampled = [];
-  if (window.__hostileInstalled) return;
-  window.__hostileInstalled = true;
-  const real = window.fetch.bind(window);
-  window.fetch = async (input, init) => {
-    const req = input instanceof Request ? input : new Request(input, init);
-    if (!req.url.startsWith("http://hostile.test/")) return real(input, init);
-    const { hostile, callResult, tool } = window.__hostile;
+  return async (req) => {
     const msg = JSON.parse(await req.text());
     const p = msg.params || {};
-    const result = (text) => new Response('{"jsonrpc":"2.0","id":' + JSON.stringify(msg.id) + ',"result":' + text + '}',
+    const reply = (body) => new Response('{"jsonrpc":"2.0","id":' + JSON.stringify(msg.id) + ',' + body + '}',
       { status: 200, headers: { "content-type": "application/json" } });
+    const result = (text) => reply('"result":' + text);
     switch (msg.method) {
       case "server/discover":
         return result('{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}');
@@ -72,8 +67,7 @@ export function installHostileServer(hostile, callResult, tool) {
       case "prompts/get": return result('{"resultType":"complete","messages":[],"_meta":' + hostile + '}');
       case "resources/read": return result('{"resultType":"complete","contents":[],"_meta":' + hostile + '}');
       default:
-        return new Response('{"jsonrpc":"2.0","id":' + JSON.stringify(msg.id) + ',"error":{"code":-32601,"message":"nope"}}',
-          { status: 200, headers: { "content-type": "application/json" } });
+        return reply('"error":{"code":-32601,"message":"nope"}');
     }
   };
 }
@@ -111,8 +105,8 @@ export function likeJsonParse(value, text) {
 }
 "#)]
 extern "C" {
-    #[wasm_bindgen(js_name = installHostileServer)]
-    fn install_hostile_server(hostile: &str, call_result: &str, tool: &str);
+    #[wasm_bindgen(js_name = hostileServer)]
+    fn hostile_server(hostile: &str, call_result: &str, tool: &str) -> js_sys::Function;
     #[wasm_bindgen(js_name = hostileOptions)]
     fn hostile_options(container: &web_sys::HtmlElement) -> JsValue;
     #[wasm_bindgen(js_name = lastSampled)]
@@ -248,7 +242,10 @@ fn call_result() -> String {
 }
 
 async fn hostile_client() -> McpClient {
-    install_hostile_server(HOSTILE, &call_result(), TOOL);
+    fake_fetch(
+        "http://hostile.test/",
+        &hostile_server(HOSTILE, &call_result(), TOOL),
+    );
     let options = hostile_options(&host());
     match McpClient::connect("http://hostile.test/mcp".into(), options).await {
         Ok(client) => client,
@@ -267,9 +264,9 @@ fn member(value: &JsValue, name: &str) -> JsValue {
 }
 
 /// Results reach the host as `JSON.parse` gives the server's text: an int64 beyond 2^53 is
-/// the nearest double (it used to reject the Promise after the tool had run), `1e400` is
-/// Infinity, and a `__proto__` key is an own property, not the object's prototype (it
-/// used to replace it). The same for every method that hands server data to the host,
+/// the nearest double (not a rejection of the Promise after the tool has run), `1e400` is
+/// Infinity, and a `__proto__` key is an own property that leaves the object's prototype
+/// alone. The same for every method that hands server data to the host,
 /// and for the params given to the host's sampling handler.
 #[wasm_bindgen_test]
 async fn server_data_reaches_the_host_as_json_parse_gives_it() {
@@ -302,8 +299,8 @@ async fn server_data_reaches_the_host_as_json_parse_gives_it() {
 }
 
 /// `elicit`'s answer reaches the host as `JSON.parse` would give its wire text: a property
-/// called `__proto__` is an own key of `content` (walking the answer into JS used to set
-/// it through the setter, replacing `content`'s prototype and losing the answer).
+/// called `__proto__` is an own key of `content` (set through the setter, it would replace
+/// `content`'s prototype and lose the answer).
 #[wasm_bindgen_test]
 async fn elicit_answers_a_proto_property_as_an_own_key() {
     let el = host();

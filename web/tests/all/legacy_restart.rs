@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::ui_support::*;
 use js_sys::{Function, Reflect};
 use mcp_elicit::wire::ElicitResult;
 use mcp_elicit_web::client::{
@@ -19,7 +20,7 @@ use serde_json::{json, Map, Value};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
-/// The fake server: `window.fetch` for `http://fake.invalid/` (other URLs pass through);
+/// The fake server at `http://fake.invalid/` (the handler for `fake_fetch`);
 /// `window.__fake` is its control and log.
 /// `notifications/initialized` fails with 503 while `failInitialized` is set.
 /// Each `tools/call` gets an SSE stream that asks one question (message `Q {q}`, `q` the
@@ -35,24 +36,19 @@ fake.restart = () => {
 const enc = new TextEncoder();
 const sse = (m) => enc.encode('event: message\ndata: ' + JSON.stringify(m) + '\n\n');
 window.__fake = fake;
-// Other modules' requests share the page: only this server's URL is faked.
-const real = window.fetch.bind(window);
-window.fetch = async (input, init) => {
-  const request = input instanceof Request ? input : new Request(input, init);
-  if (!request.url.startsWith('http://fake.invalid/')) return real(input, init);
+return async (request, reply) => {
   const sid = request.headers.get('mcp-session-id');
   if (request.method === 'GET') return new Response(null, { status: 405 });
   if (request.method === 'DELETE') return new Response(null, { status: 200 });
   const msg = JSON.parse(await request.text());
   fake.posts.push({ session: sid, msg });
   if (msg.method === 'initialize') {
-    return new Response(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: {
-      protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'fake', version: '1' } } }),
-      { status: 200, headers: { 'content-type': 'application/json', 'mcp-session-id': 's' + fake.session } });
+    return reply.result(msg.id, {
+      protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'fake', version: '1' } },
+      { headers: { 'mcp-session-id': 's' + fake.session } });
   }
   if (sid !== 's' + fake.session) {
-    return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Session not found' } }),
-      { status: 404, headers: { 'content-type': 'application/json' } });
+    return reply.error(null, -32600, 'Session not found', { status: 404 });
   }
   if (msg.method === 'notifications/initialized' && fake.failInitialized) {
     return new Response(null, { status: 503 });
@@ -73,9 +69,7 @@ window.fetch = async (input, init) => {
 "#;
 
 fn install_fake_server() {
-    Function::new_no_args(FAKE_SERVER)
-        .call0(&JsValue::NULL)
-        .expect("the fake server installs");
+    fake_fetch_script("http://fake.invalid/", FAKE_SERVER);
 }
 
 fn fake() -> JsValue {
@@ -114,7 +108,7 @@ fn answers_posted() -> Vec<(Option<String>, Value)> {
 
 /// Lets the spawned tasks and the fake server's promises run.
 async fn settle() {
-    mcp_elicit_web::transport::sleep(50).await;
+    sleep(50).await;
 }
 
 #[derive(Default)]
@@ -198,8 +192,8 @@ fn yes() -> ElicitResult {
     ElicitResult::accept(Some(content))
 }
 
-/// Finding: after a restart, once another request renewed the session, answering a card
-/// of the old session POSTed its old id on the new one, where it answered another question.
+/// After a restart, once another request renewed the session, a card of the old session
+/// posts nothing: its old id names another question on the new one.
 #[wasm_bindgen_test]
 async fn a_card_of_the_old_session_is_not_answered_on_the_new_one() {
     let (session, seen) = connect().await;
@@ -219,8 +213,8 @@ async fn a_card_of_the_old_session_is_not_answered_on_the_new_one() {
     assert_eq!(answers_posted(), vec![], "nothing is sent across sessions");
 }
 
-/// Finding: a kept answer went to any later identical question, from any call; and a
-/// failed resend left the card saying "Answer sent.".
+/// A kept answer goes to the re-run of its own call only, and a failed resend is said on
+/// the card (never "Answer sent.").
 #[wasm_bindgen_test]
 async fn a_kept_answer_goes_only_to_the_rerun_of_its_call_and_a_failed_resend_is_said() {
     let (session, seen) = connect().await;
@@ -262,9 +256,9 @@ async fn a_kept_answer_is_not_replayed_into_another_calls_identical_question() {
     assert!(failed[0].1.contains("not sent"), "{}", failed[0].1);
 }
 
-/// Finding: a renewal whose `notifications/initialized` failed left the session usable
-/// under the old session's number, so a card of the old session answered the new
-/// session's request of the same id.
+/// A renewal whose `notifications/initialized` failed leaves no session usable under the
+/// old session's number, so a card of the old session cannot answer the new session's
+/// request of the same id.
 #[wasm_bindgen_test]
 async fn after_a_failed_renewal_an_old_card_is_not_answered_on_the_new_session() {
     let (session, seen) = connect().await;
@@ -290,8 +284,8 @@ async fn after_a_failed_renewal_an_old_card_is_not_answered_on_the_new_session()
     assert_eq!(answers_posted(), vec![]);
 }
 
-/// Finding: every connection numbered its sessions from 1, so a card of a closed
-/// connection ("1/0") had the route of the next connection's first request.
+/// Connections do not share session numbers, so a card of a closed connection ("1/0")
+/// never has the route of the next connection's first request.
 #[wasm_bindgen_test]
 async fn no_two_connections_share_a_route() {
     let (first, seen) = connect().await;

@@ -5,6 +5,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
+use crate::ui_support::*;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -16,11 +17,9 @@ use mcp_elicit_web::client::{
 };
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
-use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-/// The fake server at `http://rounds.test/mcp`. `tools/call` asks for a note (state
+/// The fake server at `http://rounds.test/mcp` (the handler for `fake_fetch`). `tools/call` asks for a note (state
 /// `asked`); the replay with the note answers, by `mode`, with a state-only result, a
 /// roots-only round or a sampling-only round (state `noted:<note>`); the replay of that
 /// automatic step fails with HTTP 503 the first time for each state, then completes with
@@ -30,19 +29,14 @@ use wasm_bindgen_test::*;
 /// with a JSON-RPC error. `hang`: the replay with the note gets no answer at all (until its
 /// `fetch` is aborted, counted in `aborted`). Every request is logged as `{ state, responses }`.
 const FAKE: &str = r#"
-const real = window.__realFetch || window.fetch.bind(window);
-window.__realFetch = real;
 const f = { mode: "state", many: 0, hang: false, chatter: 0, aborted: 0, log: [], failed: {} };
 window.__rounds = f;
-window.fetch = async (input, init) => {
-  const req = input instanceof Request ? input : new Request(input, init);
-  if (!req.url.startsWith("http://rounds.test/")) return real(input, init);
+return async (req, reply) => {
   const msg = JSON.parse(await req.text());
   const p = msg.params || {};
   const state = p.requestState === undefined ? null : p.requestState;
   f.log.push({ state, responses: p.inputResponses || null });
-  const reply = (result) => new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result }),
-    { status: 200, headers: { "content-type": "application/json" } });
+  const result = (value) => reply.result(msg.id, value);
   if (f.chatter > 0 && state === null) {
     const note = (i) => "data: " + JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "step " + i } }) + "\n\n";
     const last = "data: " + JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { resultType: "complete", content: [] } }) + "\n\n";
@@ -62,10 +56,10 @@ window.fetch = async (input, init) => {
     for (let i = 0; i < f.many; i++) {
       inputRequests["s" + i] = { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } };
     }
-    return reply({ resultType: "input_required", inputRequests, requestState: "many" });
+    return result({ resultType: "input_required", inputRequests, requestState: "many" });
   }
   if (state === null) {
-    return reply({ resultType: "input_required", requestState: "asked", inputRequests: { note: {
+    return result({ resultType: "input_required", requestState: "asked", inputRequests: { note: {
       method: "elicitation/create",
       params: { message: "Write a note.", requestedSchema: { type: "object", properties: { note: { type: "string" } } } },
     } } });
@@ -77,8 +71,7 @@ window.fetch = async (input, init) => {
     }));
   }
   if (state === "asked" && f.mode === "refuse") {
-    return new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "No notes today" } }),
-      { status: 200, headers: { "content-type": "application/json" } });
+    return reply.error(msg.id, -32602, "No notes today");
   }
   if (state === "asked") {
     const next = "noted:" + p.inputResponses.note.content.note;
@@ -87,45 +80,24 @@ window.fetch = async (input, init) => {
       roots: { r: { method: "roots/list" } },
       sampling: { s: { method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } } },
     }[f.mode];
-    return reply(Object.assign({ resultType: "input_required", requestState: next }, asks ? { inputRequests: asks } : {}));
+    return result(Object.assign({ resultType: "input_required", requestState: next }, asks ? { inputRequests: asks } : {}));
   }
   if (!f.failed[state]) {
     f.failed[state] = true;
     return new Response("busy, try again", { status: 503, headers: { "content-type": "text/plain" } });
   }
-  return reply({ resultType: "complete", content: [{ type: "text", text: state }] });
+  return result({ resultType: "complete", content: [{ type: "text", text: state }] });
 };
 "#;
 
-fn js(body: &str) -> JsValue {
-    js_sys::Function::new_no_args(body)
-        .call0(&JsValue::NULL)
-        .expect("script runs")
-}
-
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    let _ = JsFuture::from(promise).await;
-}
-
-async fn until(what: &str, cond: impl Fn() -> bool) {
-    for _ in 0..250 {
-        if cond() {
-            return;
-        }
-        sleep(20).await;
-    }
-    panic!("timed out waiting for {what}");
+/// Installs a fresh fake server.
+fn install_fake() {
+    fake_fetch_script("http://rounds.test/", FAKE);
 }
 
 /// The fake's request log: `(requestState, inputResponses)` as JSON.
 fn log() -> Vec<(Value, Value)> {
-    let text = js("return JSON.stringify(window.__rounds.log)")
+    let text = run_js("return JSON.stringify(window.__rounds.log)")
         .as_string()
         .unwrap_or_default();
     let entries: Vec<Value> = serde_json::from_str(&text).unwrap_or_default();
@@ -213,13 +185,13 @@ fn note(text: &str) -> ElicitResult {
 /// After the person answered, a 503 on the state-only retry, the roots-only replay or
 /// the sampling-only replay keeps the call and the answer: Submit reports the failure in
 /// words (the card stays, with what was typed), and Submitting again resends the round
-/// and gets the result. Before, the answer was taken as delivered, the card went, and the
-/// call failed with the 503: the note was lost.
+/// and gets the result: the answer is not taken as delivered, so the note is not lost with
+/// the 503.
 #[wasm_bindgen_test]
 async fn a_503_in_an_automatic_step_keeps_the_answer_for_a_resend() {
     for mode in ["state", "roots", "sampling"] {
-        js(FAKE);
-        js(&format!("window.__rounds.mode = {mode:?}"));
+        install_fake();
+        run_js(&format!("window.__rounds.mode = {mode:?}"));
         let sampled = Rc::new(Cell::new(0));
         let (session, events, outcome) = start(sampled.clone(), Rc::default());
         until("the card", || elicited(&events).is_some()).await;
@@ -271,8 +243,8 @@ async fn a_503_in_an_automatic_step_keeps_the_answer_for_a_resend() {
 #[wasm_bindgen_test]
 async fn sampling_is_capped_per_round_and_never_fanned_out() {
     use mcp_elicit::driver::modern::MAX_INPUT_REQUESTS_PER_ROUND as CAP;
-    js(FAKE);
-    js("window.__rounds.many = 100000");
+    install_fake();
+    run_js("window.__rounds.many = 100000");
     let (sampled, peak) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
     let (_session, _events, outcome) = start(sampled.clone(), peak.clone());
     until("the refusal", || outcome.borrow().is_some()).await;
@@ -287,8 +259,8 @@ async fn sampling_is_capped_per_round_and_never_fanned_out() {
     );
     assert_eq!(sampled.get(), 0);
 
-    js(FAKE);
-    js(&format!("window.__rounds.many = {CAP}"));
+    install_fake();
+    run_js(&format!("window.__rounds.many = {CAP}"));
     let (sampled, peak) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
     let (_session, _events, _outcome) = start(sampled.clone(), peak.clone());
     until("every sample", || sampled.get() == CAP as u32).await;
@@ -302,11 +274,11 @@ async fn sampling_is_capped_per_round_and_never_fanned_out() {
 
 /// A replay that gets no answer at all is given up after the silence bound: Submit
 /// reports it in words and the fetch is aborted; the card keeps the answer, and Submitting
-/// again delivers it. Before, Submit stayed at "Sending..." forever.
+/// again delivers it: Submit does not stay at "Sending..." forever.
 #[wasm_bindgen_test]
 async fn a_replay_with_no_answer_is_given_up_and_the_answer_kept_for_submit() {
-    js(FAKE);
-    js("window.__rounds.hang = true");
+    install_fake();
+    run_js("window.__rounds.hang = true");
     let (session, events, outcome) = start_with(Rc::default(), Rc::default(), Some(1_000));
     until("the card", || elicited(&events).is_some()).await;
     let id = elicited(&events).unwrap_or_default();
@@ -319,11 +291,11 @@ async fn a_replay_with_no_answer_is_given_up_and_the_answer_kept_for_submit() {
         panic!("Submit was still sending after 5 s, or was taken as delivered")
     };
     assert!(err.to_string().contains("did not answer"), "{err}");
-    assert_eq!(js("return window.__rounds.aborted").as_f64(), Some(1.0));
+    assert_eq!(run_js("return window.__rounds.aborted").as_f64(), Some(1.0));
     assert!(outcome.borrow().is_none() && !answered(&events));
 
     // (The state-only step after it answers at once this time.)
-    js(r#"const f = window.__rounds; f.hang = false; f.failed["noted:tea"] = true;"#);
+    run_js(r#"const f = window.__rounds; f.hang = false; f.failed["noted:tea"] = true;"#);
     session
         .answer(&id, note("tea"))
         .await
@@ -341,17 +313,21 @@ async fn a_replay_with_no_answer_is_given_up_and_the_answer_kept_for_submit() {
 /// pending for minutes, holding its callback), not 20,000.
 #[wasm_bindgen_test]
 async fn a_chatty_stream_arms_a_bounded_number_of_timers() {
-    js(FAKE);
-    js(r#"window.__rounds.chatter = 20000;
+    install_fake();
+    run_js(
+        r#"window.__rounds.chatter = 20000;
           if (!window.__timeouts) {
             const real = window.setTimeout.bind(window);
             window.__timeouts = 0;
             window.setTimeout = (...args) => { window.__timeouts += 1; return real(...args); };
           }
-          window.__timeouts = 0;"#);
+          window.__timeouts = 0;"#,
+    );
     let (_session, _events, outcome) = start(Rc::default(), Rc::default());
     until("the result", || outcome.borrow().is_some()).await;
-    let armed = js("return window.__timeouts").as_f64().unwrap_or(f64::MAX);
+    let armed = run_js("return window.__timeouts")
+        .as_f64()
+        .unwrap_or(f64::MAX);
     let result = outcome.borrow_mut().take();
     assert!(matches!(result, Some(Ok(_))), "{result:?}");
     // (`until` polls with its own timers: about one per 20 ms of waiting.)
@@ -360,12 +336,12 @@ async fn a_chatty_stream_arms_a_bounded_number_of_timers() {
 
 /// A call that fails outright after the person answered (the server refuses the replay)
 /// retires its round's cards with the failure in words, so they neither wait for an answer
-/// nobody can send nor count toward the card cap. Before, the call returned without a word
-/// to its cards: after a few such calls every later request was refused.
+/// nobody can send nor count toward the card cap (cards left waiting would, after a few
+/// such calls, have every later request refused).
 #[wasm_bindgen_test]
 async fn a_call_that_fails_retires_its_cards_in_words() {
-    js(FAKE);
-    js("window.__rounds.mode = 'refuse'");
+    install_fake();
+    run_js("window.__rounds.mode = 'refuse'");
     let (session, events, outcome) = start(Rc::default(), Rc::default());
     until("the card", || elicited(&events).is_some()).await;
     let id = elicited(&events).unwrap_or_default();

@@ -4,10 +4,9 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::Function;
+use crate::ui_support::*;
 use mcp_elicit::driver::HttpRequest;
 use mcp_elicit_web::transport;
-use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 #[wasm_bindgen_test]
@@ -19,14 +18,11 @@ async fn work_that_never_ends_is_given_up_after_the_bound() {
 
 #[wasm_bindgen_test]
 async fn a_fetch_the_server_never_answers_is_given_up() {
-    // A server that takes the request and never answers (only its URL: the page is shared).
-    Function::new_no_args(
-        "const real = window.fetch.bind(window); \
-         window.fetch = (input, init) => String(input.url || input).startsWith('http://hung.invalid/') \
-           ? new Promise(() => {}) : real(input, init);",
-    )
-        .call0(&JsValue::NULL)
-        .expect("fetch replaced");
+    // A server that takes the request and never answers.
+    fake_fetch_script(
+        "http://hung.invalid/",
+        "return () => new Promise(() => {});",
+    );
     let request = HttpRequest::post(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_owned());
     let sent = transport::send_request("http://hung.invalid/mcp", &request, None);
     assert!(transport::within(50, sent).await.is_none());
@@ -34,23 +30,19 @@ async fn a_fetch_the_server_never_answers_is_given_up() {
 
 /// Timers still pending in the page: `setTimeout` and `clearTimeout` counted from here on.
 fn count_timers() {
-    Function::new_no_args(
+    run_js(
         "if (!window.__timers) { window.__timers = new Set(); \
            const set = window.setTimeout.bind(window), clear = window.clearTimeout.bind(window); \
            window.setTimeout = (f, ms, ...a) => { let id; \
              id = set((...b) => { window.__timers.delete(id); f(...b); }, ms, ...a); \
              window.__timers.add(id); return id; }; \
            window.clearTimeout = (id) => { window.__timers.delete(id); clear(id); }; }",
-    )
-    .call0(&JsValue::NULL)
-    .expect("timer spy installed");
+    );
 }
 
 fn pending_timers() -> f64 {
-    Function::new_no_args("return window.__timers.size;")
-        .call0(&JsValue::NULL)
-        .ok()
-        .and_then(|v| v.as_f64())
+    run_js("return window.__timers.size;")
+        .as_f64()
         .unwrap_or(-1.0)
 }
 

@@ -7,18 +7,18 @@
 // Browser-only: these mount the app into a real DOM.
 #![cfg(target_arch = "wasm32")]
 
-// The helpers the library's UI tests use (mount, type, click, query).
+// The helpers the library's browser tests use (mount, type, click, query, wait, fake a server).
 #[path = "../../../web/tests/all/ui_support/mod.rs"]
 mod ui_support;
 
 use ui_support::*;
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// The fake server. Every server's tools are `tools[url]` (input schema `schemas[name]`,
+/// The fake server (the handler `fake_fetch` is given for each of `SERVERS`). Every
+/// server's tools are `tools[url]` (input schema `schemas[name]`,
 /// else no properties; each call's arguments go to `calls`); a tool call answers
 /// `{name} done` once its gate (if any) is opened; `server/discover` of a held URL waits
 /// until released. `loopCursor` makes `tools/list` always say there is another page.
@@ -54,12 +54,7 @@ const body = (text, note) => {
     },
   }, { highWaterMark: 0 });
 };
-// Only these servers are faked: a request to any other URL goes to the page's own fetch.
-const real = window.fetch.bind(window);
-const mine = /^http:\/\/(runs|slow|fast|loop|link)\.test\//;
-window.fetch = async (input, init) => {
-  const req = input instanceof Request ? input : new Request(input, init);
-  if (!mine.test(req.url)) return real(input, init);
+return async (req, rpc) => {
   fake.sent += 1;
   const msg = JSON.parse(await req.text());
   const url = req.url;
@@ -89,40 +84,31 @@ window.fetch = async (input, init) => {
       fake.log.push(`${url} done ${name}`);
       return reply({ content: [{ type: "text", text: `${name} done` }], isError: false });
     default:
-      return new Response(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } }),
-        { status: 200, headers: { "content-type": "application/json" } });
+      return rpc.error(msg.id, -32601, "Method not found");
   }
 };
 "#;
 
-fn js(body: &str) -> JsValue {
-    js_sys::Function::new_no_args(body)
-        .call0(&JsValue::NULL)
-        .expect("script runs")
-}
+/// The servers the fake answers for.
+const SERVERS: [&str; 5] = ["runs", "slow", "fast", "loop", "link"];
 
 /// Installs a fresh fake server.
 fn install_fake() {
-    js(FAKE);
+    // One handler, so every server shares the one `window.__fake`.
+    let handler = run_js(FAKE)
+        .dyn_into::<js_sys::Function>()
+        .unwrap_or_else(|_| panic!("the fake server is a function"));
+    for server in SERVERS {
+        fake_fetch(&format!("http://{server}.test/"), &handler);
+    }
 }
 
 fn fake_log() -> Vec<String> {
-    let log = js("return window.__fake.log.slice()");
+    let log = run_js("return window.__fake.log.slice()");
     js_sys::Array::from(&log)
         .iter()
         .filter_map(|v| v.as_string())
         .collect()
-}
-
-/// Waits `ms` milliseconds.
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    let _ = JsFuture::from(promise).await;
 }
 
 /// Waits until the client has read the whole answer to the request logged as `request`
@@ -134,17 +120,6 @@ async fn answer_read(request: &str) {
     let note = format!("{url} read {rest}");
     until(&note.clone(), || fake_log().iter().any(|l| l == &note)).await;
     tick().await;
-}
-
-/// Waits until `cond` holds (about 5 s at most).
-async fn until(what: &str, cond: impl Fn() -> bool) {
-    for _ in 0..250 {
-        if cond() {
-            return;
-        }
-        sleep(20).await;
-    }
-    panic!("timed out waiting for {what}");
 }
 
 /// Mounts the demo app (the test page has no query string, so it does not connect).
@@ -160,10 +135,7 @@ fn text(root: &web_sys::Element, sel: &str) -> String {
 
 /// Types `url` into Server URL and presses Connect.
 fn connect_to(root: &web_sys::Element, url: &str) {
-    let field = q(root, "#server-url")
-        .dyn_into::<web_sys::HtmlInputElement>()
-        .expect("input");
-    type_into(&field, url);
+    type_into(&input_at(root, "#server-url"), url);
     button(root, "Connect").click();
 }
 
@@ -181,7 +153,7 @@ fn call(root: &web_sys::Element, tool: &str) {
 #[wasm_bindgen_test]
 async fn the_result_is_the_latest_calls_even_when_an_earlier_one_ends_later() {
     install_fake();
-    js(
+    run_js(
         r#"window.__fake.tools["http://runs.test/mcp"] = ["slow_one", "fast_one"];
           window.__fake.gate("slow_one");"#,
     );
@@ -206,7 +178,7 @@ async fn the_result_is_the_latest_calls_even_when_an_earlier_one_ends_later() {
     })
     .await;
 
-    js(r#"window.__fake.open("slow_one")"#);
+    run_js(r#"window.__fake.open("slow_one")"#);
     answer_read("http://runs.test/mcp tools/call slow_one").await;
     assert_eq!(
         text(&root, "[data-testid=tool-result]"),
@@ -219,10 +191,12 @@ async fn the_result_is_the_latest_calls_even_when_an_earlier_one_ends_later() {
 #[wasm_bindgen_test]
 async fn a_slower_earlier_connect_does_not_replace_a_newer_one() {
     install_fake();
-    js(r#"const f = window.__fake;
+    run_js(
+        r#"const f = window.__fake;
           f.tools["http://slow.test/mcp"] = ["from_slow"];
           f.tools["http://fast.test/mcp"] = ["from_fast"];
-          f.gate("connect http://slow.test/mcp");"#);
+          f.gate("connect http://slow.test/mcp");"#,
+    );
     let root = mount_app();
     connect_to(&root, "http://slow.test/mcp");
     until("the slow probe sent", || {
@@ -238,7 +212,7 @@ async fn a_slower_earlier_connect_does_not_replace_a_newer_one() {
     })
     .await;
 
-    js(r#"window.__fake.open("connect http://slow.test/mcp")"#);
+    run_js(r#"window.__fake.open("connect http://slow.test/mcp")"#);
     answer_read("http://slow.test/mcp server/discover").await;
     assert!(
         q_opt(&root, "[data-tool=from_fast]").is_some()
@@ -272,7 +246,7 @@ async fn a_slower_earlier_connect_does_not_replace_a_newer_one() {
 async fn duplicate_names_from_a_looping_cursor_show_one_card_each_and_still_work() {
     // Leptos's keyed list needs unique keys: with [a, a, b] it rendered `a` twice and no `b`.
     install_fake();
-    js(
+    run_js(
         r#"window.__fake.tools["http://loop.test/mcp"] = ["first_tool", "first_tool", "second_tool"];
           window.__fake.loopCursor = true;"#,
     );
@@ -303,10 +277,12 @@ async fn duplicate_names_from_a_looping_cursor_show_one_card_each_and_still_work
 async fn a_link_fills_in_its_tool_and_only_the_click_calls_it() {
     // The page's own query string is the test runner's, so the link is given directly.
     install_fake();
-    js(r#"const f = window.__fake;
+    run_js(
+        r#"const f = window.__fake;
           f.tools["http://link.test/mcp"] = ["other", "linked"];
           f.schemas.linked = { type: "object", required: ["city"],
-            properties: { city: { type: "string", title: "City" } } };"#);
+            properties: { city: { type: "string", title: "City" } } };"#,
+    );
     let mut args = serde_json::Map::new();
     args.insert("city".into(), serde_json::Value::from("Oslo"));
     let root = host();
@@ -338,16 +314,14 @@ async fn a_link_fills_in_its_tool_and_only_the_click_calls_it() {
         .iter()
         .filter(|l| !l.contains(" read ") && !l.ends_with(" discovered"))
         .count();
-    let sent = js("return window.__fake.sent").as_f64().unwrap_or(-1.0);
+    let sent = run_js("return window.__fake.sent").as_f64().unwrap_or(-1.0);
     assert_eq!(
         sent,
         requests as f64,
         "requests in flight: {:?}",
         fake_log()
     );
-    let city = q(&root, "[data-tool=linked] input[name=city]")
-        .dyn_into::<web_sys::HtmlInputElement>()
-        .expect("input");
+    let city = input_at(&root, "[data-tool=linked] input[name=city]");
     assert_eq!(city.value(), "Oslo");
     assert!(text(&root, "[data-testid=tool-result]").trim().is_empty());
     assert!(q_opt(&root, "[data-tool=other][data-selected]").is_none());
@@ -357,7 +331,7 @@ async fn a_link_fills_in_its_tool_and_only_the_click_calls_it() {
         text(&root, "[data-testid=tool-result]") == "linked done"
     })
     .await;
-    let calls = js("return window.__fake.calls.slice()");
+    let calls = run_js("return window.__fake.calls.slice()");
     let calls: Vec<String> = js_sys::Array::from(&calls)
         .iter()
         .filter_map(|v| v.as_string())

@@ -1,5 +1,6 @@
-//! Shared helpers of the UI tests: mount a real component into the page, fire real DOM
-//! events, and collect what the component answered.
+//! Shared helpers of the browser tests: mount a real component into the page, fire real
+//! DOM events, collect what the component answered, wait for the page, and fake a server
+//! behind `window.fetch` ([`fake_fetch`]).
 
 #![allow(dead_code)]
 
@@ -8,6 +9,7 @@ use leptos::prelude::*;
 use leptos::tachys::view::any_view::AnyViewState;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
 use std::sync::{Arc, Mutex};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -46,6 +48,86 @@ pub async fn tick() {
             .expect("setTimeout");
     });
     let _ = JsFuture::from(promise).await;
+}
+
+/// Waits `ms` milliseconds (a `setTimeout`).
+pub async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .expect("setTimeout");
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Waits until `cond` holds, polling every 20 ms for about 5 s; then fails naming `what`.
+pub async fn until(what: &str, cond: impl Fn() -> bool) {
+    for _ in 0..250 {
+        if cond() {
+            return;
+        }
+        sleep(20).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// Runs `body` as the body of a JS function in the page and gives back what it returns.
+pub fn run_js(body: &str) -> JsValue {
+    js_sys::Function::new_no_args(body)
+        .call0(&JsValue::NULL)
+        .unwrap_or_else(|e| panic!("the script throws {e:?}: {body}"))
+}
+
+#[wasm_bindgen(inline_js = r#"
+const fakes = [];
+let installed = false;
+const json = (value, init = {}) => new Response(JSON.stringify(value), {
+  status: init.status || 200,
+  headers: Object.assign({ "content-type": "application/json" }, init.headers || {}),
+});
+const reply = {
+  json,
+  result: (id, result, init) => json({ jsonrpc: "2.0", id, result }, init),
+  error: (id, code, message, init) => json({ jsonrpc: "2.0", id, error: { code, message } }, init),
+};
+export function fakeFetch(prefix, handler) {
+  const known = fakes.find((f) => f.prefix === prefix);
+  if (known) known.handler = handler;
+  else fakes.push({ prefix, handler });
+  if (installed) return;
+  installed = true;
+  const real = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const fake = fakes.find((f) => req.url.startsWith(f.prefix));
+    return fake ? fake.handler(req, reply) : real(input, init);
+  };
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = fakeFetch)]
+    fn fake_fetch_js(prefix: &str, handler: &js_sys::Function);
+}
+
+/// Fakes a server behind `window.fetch` for the URLs that start with `prefix`: each such
+/// request goes to `handler(req, reply)` (`req` a `Request`; its answer a `Response` or a
+/// promise of one), every other URL to the page's own `fetch`, as the modules of one
+/// page share it. `reply` builds JSON answers: `reply.json(value, init)`,
+/// `reply.result(id, result, init)` and `reply.error(id, code, message, init)` (`init`
+/// optional: `{ status, headers }`, status 200 by default). A second call with the same
+/// prefix replaces its handler, so a test installs a fresh fake without stacking wrappers.
+pub fn fake_fetch(prefix: &str, handler: &js_sys::Function) {
+    fake_fetch_js(prefix, handler);
+}
+
+/// [`fake_fetch`] with a handler written as JS: `body` is the body of a function that
+/// returns the handler (it may set up the fake's state first).
+pub fn fake_fetch_script(prefix: &str, body: &str) {
+    let handler = run_js(body)
+        .dyn_into::<js_sys::Function>()
+        .unwrap_or_else(|_| panic!("the fake for {prefix} returns no function"));
+    fake_fetch(prefix, &handler);
 }
 
 /// Collects every answer a component gives.
@@ -100,9 +182,14 @@ pub fn control(root: &web_sys::Element, name: &str) -> web_sys::Element {
 }
 
 pub fn input(root: &web_sys::Element, name: &str) -> web_sys::HtmlInputElement {
-    control(root, name)
+    input_at(root, &format!("[name=\"{name}\"]"))
+}
+
+/// The `<input>` that `sel` matches.
+pub fn input_at(root: &web_sys::Element, sel: &str) -> web_sys::HtmlInputElement {
+    q(root, sel)
         .dyn_into::<web_sys::HtmlInputElement>()
-        .expect("an input")
+        .unwrap_or_else(|_| panic!("{sel} is not an input"))
 }
 
 /// The visible text of the `<label for>` of the element with `id`, without the required mark.
