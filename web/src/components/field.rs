@@ -48,6 +48,30 @@ struct Marks {
     disabled: bool,
 }
 
+impl Marks {
+    /// The marks as the attributes of a single control (`<input>` or `<select>`), spread
+    /// onto it with `{..}`.
+    fn attrs(self) -> impl leptos::attr::Attribute {
+        let Marks {
+            id,
+            name,
+            required,
+            described,
+            disabled,
+        } = self;
+        view! {
+            <{..}
+                id=id
+                name=name
+                required=required
+                aria-required=required.then_some("true")
+                aria-describedby=described
+                disabled=disabled
+            />
+        }
+    }
+}
+
 /// The frame's label (a `<legend>` for a multi-select) with the required mark.
 fn label(e: &Entry) -> impl IntoView {
     view! {
@@ -169,53 +193,25 @@ fn text_input(
         None => (None, None, None),
     };
     let value = Some(raw_text(&e.raw)).filter(|t| !t.is_empty());
-    let Marks {
-        id,
-        name,
-        required,
-        described,
-        disabled,
-    } = marks;
+    let marks = marks.attrs();
     view! {
         <input
+            {..marks}
             type=kind
-            id=id
-            name=name
-            required=required
-            aria-required=required.then_some("true")
-            aria-describedby=described
             minlength=minlength
             maxlength=maxlength
             min=min
             max=max
             step=step
             value=value
-            disabled=disabled
         />
     }
 }
 
 fn checkbox(e: &Entry, marks: Marks) -> impl IntoView {
     let checked = matches!(e.raw, RawInput::Bool(true));
-    let Marks {
-        id,
-        name,
-        required,
-        described,
-        disabled,
-    } = marks;
-    view! {
-        <input
-            type="checkbox"
-            id=id
-            name=name
-            required=required
-            aria-required=required.then_some("true")
-            aria-describedby=described
-            checked=checked
-            disabled=disabled
-        />
-    }
+    let marks = marks.attrs();
+    view! { <input {..marks} type="checkbox" checked=checked /> }
 }
 
 fn select(e: &Entry, marks: Marks, options: &[EnumOption]) -> impl IntoView {
@@ -250,22 +246,9 @@ fn select(e: &Entry, marks: Marks, options: &[EnumOption]) -> impl IntoView {
             }
         })
         .collect_view();
-    let Marks {
-        id,
-        name,
-        described,
-        disabled,
-        ..
-    } = marks;
+    let marks = marks.attrs();
     view! {
-        <select
-            id=id
-            name=name
-            required=required
-            aria-required=required.then_some("true")
-            aria-describedby=described
-            disabled=disabled
-        >
+        <select {..marks}>
             {placeholder.map(|p| view! {
                 <option value="" selected=chosen.is_empty()>{p}</option>
             })}
