@@ -10,7 +10,7 @@ use mcp_elicit_web::pending::PendingList;
 use serde_json::{Map, Value};
 
 use crate::actions;
-use crate::catalog::{PromptList, ResourceList};
+use crate::catalog::{CatalogList, PromptList, ResourceList};
 use crate::query::StartParams;
 use crate::state::{AppState, Outcome, Request};
 
@@ -191,18 +191,18 @@ fn other(value: &Value) -> AnyView {
     view! { <pre class="other">{value.to_string()}</pre> }.into_any()
 }
 
+/// The tools, shown from the start (empty until a connection lists them).
 #[component]
 fn ToolList(state: AppState) -> impl IntoView {
     view! {
-        <section class="tools" aria-label="Tools">
-            <h2>"Tools"</h2>
-            <For
-                each=move || state.tools.get()
-                // Unique: the lists are deduplicated by name when set (`first_of_each`).
-                key=|t: &Tool| t.name.clone()
-                children=move |tool: Tool| view! { <ToolCard state=state tool=tool /> }
-            />
-        </section>
+        <CatalogList
+            class="tools"
+            heading="Tools"
+            items=state.tools
+            key=|t: &Tool| t.name.clone()
+            card=move |tool: Tool| view! { <ToolCard state=state tool=tool /> }.into_any()
+            always=true
+        />
     }
 }
 

@@ -11,21 +11,45 @@ use serde_json::{Map, Value};
 use crate::actions;
 use crate::state::{AppState, Request};
 
+/// One of the server's lists as a section: its heading over a card per item, keyed by
+/// `key` (unique: the lists are deduplicated when set, `state::first_of_each`). Shown only
+/// while the list has items, unless `always`.
+#[component]
+pub fn CatalogList<T, K, C>(
+    /// The section's class; its heading is also its `aria-label`.
+    class: &'static str,
+    heading: &'static str,
+    items: RwSignal<Vec<T>>,
+    key: K,
+    card: C,
+    #[prop(optional)] always: bool,
+) -> impl IntoView
+where
+    T: Clone + Send + Sync + 'static,
+    K: Fn(&T) -> String + Clone + Send + Sync + 'static,
+    C: Fn(T) -> AnyView + Clone + Send + Sync + 'static,
+{
+    view! {
+        <Show when=move || always || items.with(|i| !i.is_empty())>
+            <section class=class aria-label=heading>
+                <h2>{heading}</h2>
+                <For each=move || items.get() key=key.clone() children=card.clone() />
+            </section>
+        </Show>
+    }
+}
+
 /// The prompts, when the server has any.
 #[component]
 pub fn PromptList(state: AppState) -> impl IntoView {
     view! {
-        <Show when=move || state.prompts.with(|p| !p.is_empty())>
-            <section class="prompts" aria-label="Prompts">
-                <h2>"Prompts"</h2>
-                <For
-                    each=move || state.prompts.get()
-                    // Unique: deduplicated when set (`state::first_of_each`).
-                    key=|p: &Prompt| p.name.clone()
-                    children=move |prompt: Prompt| view! { <PromptCard state=state prompt=prompt /> }
-                />
-            </section>
-        </Show>
+        <CatalogList
+            class="prompts"
+            heading="Prompts"
+            items=state.prompts
+            key=|p: &Prompt| p.name.clone()
+            card=move |prompt: Prompt| view! { <PromptCard state=state prompt=prompt /> }.into_any()
+        />
     }
 }
 
@@ -76,7 +100,7 @@ pub fn ResourceList(state: AppState) -> impl IntoView {
                 <h2>"Resources"</h2>
                 <For
                     each=move || state.resources.get()
-                    // Unique, as for prompts.
+                    // Unique: deduplicated when set, as `CatalogList`'s lists are.
                     key=|r: &Resource| r.uri.clone()
                     children=move |resource: Resource| view! { <ResourceCard state=state resource=resource /> }
                 />
