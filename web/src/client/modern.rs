@@ -6,24 +6,23 @@
 //!
 //! # The resend rule
 //!
-//! Answers reach the running call through a channel: the UI calls [`ModernSession::answer`]
-//! per card; the last answer of a round hands all of them to the call loop, which records
-//! them in a copy of the machine, sends the replay, takes the copy on through the steps that
-//! need no person (a state-only retry, a roots-only or sampling-only round) and reports back
-//! whether all of that got through. A failure that never reached a verdict of the server
-//! ([`ClientError::is_resendable`]), in the replay or in any automatic step after it,
-//! drops the copy: the round stays as it was, with the answers already given on its cards,
-//! and Submit sends it again, even with a changed answer (the server kept nothing of it but
-//! what its `requestState` says, which the resend carries). Any other failure ends the
-//! call. Before the first round for the person a failure ends the call too: nothing of
-//! theirs is lost, and calling again is the resend. A server that keeps silent is a
-//! resendable failure, after a bound ([`Limits`]): a replay that gets no answer leaves its
-//! cards saying so, not "Sending…" forever.
+//! Which failures keep the call, and what a resend of its round carries, is the core's
+//! rule ([Resending](mcp_elicit::driver::modern#resending)); this module keeps it across the
+//! steps around a person's answers. Answers reach the running call through a channel: the
+//! UI calls [`ModernSession::answer`] per card; the last answer of a round hands all of
+//! them to the call loop, which records them in a copy of the machine, sends the replay,
+//! takes the copy on through the steps that need no person (a state-only retry, a
+//! roots-only or sampling-only round) and reports back whether all of that got through. A
+//! resendable failure ([`ClientError::is_resendable`]) in any of them drops the copy: the
+//! round stays as it was, with the answers already given on its cards, and Submit sends it
+//! again, even with a changed answer. Any other failure ends the call. Before the first
+//! round for the person a failure ends the call too: nothing of theirs is lost, and calling
+//! again is the resend. A server that keeps silent is a resendable failure, after a bound
+//! ([`Limits`]): a replay that gets no answer leaves its cards saying so.
 //!
-//! A -32020 (the `Mcp-Param-*` headers disagree with the server's schema of the tool) is
-//! mended as the core's machine says ([`mcp_elicit::driver::modern`], HEADER_MISMATCH):
-//! [`ModernStep::RefreshToolSchema`] asks for the tool's schema as listed now, which this
-//! module fetches (`tools/list`) and hands back before the round is resent.
+//! A -32020 is mended as the core's machine says
+//! ([Header mismatch](mcp_elicit::driver::modern#header-mismatch)): this module fetches the
+//! tool listing a [`ModernStep::RefreshToolSchema`] asks for.
 //!
 //! Several calls may wait for input at once (the host calls two tools; the user calls
 //! one tool twice): each call has its own round, and a card's routing id
