@@ -10,7 +10,7 @@ use mcp_elicit_web::pending::PendingList;
 use serde_json::{Map, Value};
 
 use crate::actions;
-use crate::catalog::{CatalogList, PromptList, ResourceList};
+use crate::catalog::{CatalogCard, CatalogList, PromptList, ResourceList};
 use crate::query::StartParams;
 use crate::state::{AppState, Outcome, Request};
 
@@ -265,21 +265,19 @@ fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
             }
         });
     }
-    let label = heading.clone();
     view! {
-        <section
-            class="tool"
+        <CatalogCard
+            heading=heading
+            description=tool.description.clone().unwrap_or_default()
+            {..}
             class:selected=selected
             data-tool=name.clone()
             data-selected=selected.then_some("true")
-            aria-label=label
             node_ref=card
         >
-            <h3>{heading}</h3>
-            <p class="description">{tool.description.clone().unwrap_or_default()}</p>
             {link_note}
             {form}
-        </section>
+        </CatalogCard>
     }
 }
 

@@ -39,6 +39,21 @@ where
     }
 }
 
+/// One entry of a list as a card: a section named by its heading, the heading, a line of
+/// description, then `children` (its form or button). Which entry it is goes on as
+/// attributes after `{..}` (`data-tool`, `data-prompt`, ...: the marks of the DOM contract).
+#[component]
+pub fn CatalogCard(heading: String, description: String, children: Children) -> impl IntoView {
+    let label = heading.clone();
+    view! {
+        <section class="tool" aria-label=label>
+            <h3>{heading}</h3>
+            <p class="description">{description}</p>
+            {children()}
+        </section>
+    }
+}
+
 /// The prompts, when the server has any.
 #[component]
 pub fn PromptList(state: AppState) -> impl IntoView {
@@ -79,13 +94,16 @@ fn PromptCard(state: AppState, prompt: Prompt) -> impl IntoView {
                 .into_any()
         }
     };
-    let label = heading.clone();
+    // (Each value before `{..}` ends in a call: a bare name there would read as a struct.)
     view! {
-        <section class="tool" data-prompt=name aria-label=label>
-            <h3>{heading}</h3>
-            <p class="description">{prompt.description.clone().unwrap_or_default()}</p>
+        <CatalogCard
+            heading=heading
+            description=prompt.description.clone().unwrap_or_default()
+            {..}
+            data-prompt=name
+        >
             {form}
-        </section>
+        </CatalogCard>
     }
 }
 
@@ -122,13 +140,15 @@ fn ResourceCard(state: AppState, resource: Resource) -> impl IntoView {
         .unwrap_or_else(|| resource.name.clone());
     let uri = resource.uri.clone();
     let read = move |_| actions::run(state, Request::Resource { uri: uri.clone() });
-    let label = heading.clone();
     view! {
-        <section class="tool" data-resource=resource.uri.clone() aria-label=label>
-            <h3>{heading}</h3>
-            <p class="description">{resource.uri.clone()}</p>
+        <CatalogCard
+            heading=heading
+            description=resource.uri.clone()
+            {..}
+            data-resource=resource.uri.clone()
+        >
             <button type="button" on:click=read>"Read resource"</button>
-        </section>
+        </CatalogCard>
     }
 }
 
@@ -159,12 +179,14 @@ fn TemplateCard(state: AppState, template: ResourceTemplate) -> impl IntoView {
                 .into_any()
         }
     };
-    let label = heading.clone();
     view! {
-        <section class="tool" data-resource-template=template.uri_template.clone() aria-label=label>
-            <h3>{heading}</h3>
-            <p class="description">{template.uri_template.clone()}</p>
+        <CatalogCard
+            heading=heading
+            description=template.uri_template.clone()
+            {..}
+            data-resource-template=template.uri_template.clone()
+        >
             {form}
-        </section>
+        </CatalogCard>
     }
 }
