@@ -168,8 +168,7 @@ impl ClientError {
     /// answer, a cut stream, ...). Not a request the browser refused to make, nor one we
     /// cancelled, nor anything the client itself decided.
     ///
-    /// Reconnecting to a request's stream that ended early is another rule
-    /// (`resume::is_resumable_end`): the request is not sent again there.
+    /// A request's stream that ended early is resumed, not resent: `resume::is_resumable_end`.
     pub fn is_resendable(&self) -> bool {
         match self {
             ClientError::Transport(TransportError::Unsendable { .. } | TransportError::Aborted) => {

@@ -3,8 +3,8 @@
 //! A server with an event store (SEP-1699 polling) may close the SSE stream of a running
 //! request, e.g. during a long task, and expects the client to come back with a GET and
 //! `Last-Event-ID`: the server then replays what was sent since and goes on with the
-//! request on that stream. A stream that never carried an event id cannot be resumed and
-//! ends the request as before. Like the SDK's client, an orderly end keeps resuming; the
+//! request on that stream. A stream that never carried an event id cannot be resumed: its
+//! end ends the request. Like the SDK's client, an orderly end keeps resuming; the
 //! bound counts resumptions in a row that brought nothing new, so a server that closes
 //! every stream at once cannot keep a call spinning.
 //!
