@@ -120,13 +120,27 @@ pub(crate) fn check_content(spec: &FormSpec, content: &Json<'_>) -> Result<(), V
             "The answer must be an object mapping field names to values.",
         )]);
     };
-    // One pass over the content, each key found among the fields by halves: the content is
-    // the host's and may have any number of keys.
-    let index = FieldIndex::new(spec);
+    // One pass over the content. A key that names the field after the last one found is
+    // taken as is (content written in the form's order needs no index); from the first key
+    // that does not, each is found among the fields by halves: the content is the host's and
+    // may have any number of keys. Until then every field before the next was found by a key
+    // of its own name, and a content object holds each key once, so the field taken is also
+    // the first of its name, as the index would answer.
+    let mut index: Option<FieldIndex> = None;
+    let mut next = 0;
     let mut values: Vec<Option<&Json<'_>>> = vec![None; spec.fields.len()];
     let mut strangers = Vec::new();
     for (name, v) in obj.iter() {
-        match index.find(spec, name).and_then(|i| values.get_mut(i)) {
+        let at = match &index {
+            None if spec.fields.get(next).is_some_and(|f| f.name == name) => {
+                next += 1;
+                Some(next - 1)
+            }
+            _ => index
+                .get_or_insert_with(|| FieldIndex::new(spec))
+                .find(spec, name),
+        };
+        match at.and_then(|i| values.get_mut(i)) {
             Some(slot) => *slot = Some(v),
             None => strangers.push(name),
         }
@@ -337,4 +351,65 @@ fn unknown(name: &str) -> FieldError {
         ErrorCode::UnknownField,
         format!("This form has no field named \"{name}\"."),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::compile;
+    use serde_json::json;
+
+    fn codes(spec: &FormSpec, content: Value) -> Vec<(String, ErrorCode)> {
+        match check_content(spec, &Json::from_value(&content)) {
+            Ok(()) => Vec::new(),
+            Err(errors) => errors.into_iter().map(|e| (e.field, e.code)).collect(),
+        }
+    }
+
+    #[test]
+    fn keys_in_any_order_find_their_fields() {
+        let props: serde_json::Map<String, Value> = (0..40)
+            .map(|i| (format!("f{i}"), json!({"type": "integer", "maximum": i})))
+            .collect();
+        let Ok(spec) = compile(&json!({"type": "object", "properties": props})) else {
+            panic!("the schema compiles");
+        };
+        // Each field's own index is its maximum, so a value found by the wrong field fails.
+        let in_order: serde_json::Map<String, Value> =
+            (0..40).map(|i| (format!("f{i}"), json!(i))).collect();
+        assert_eq!(codes(&spec, Value::Object(in_order.clone())), vec![]);
+        let mut shuffled: Vec<(String, Value)> = in_order.into_iter().collect();
+        shuffled.swap(3, 30);
+        shuffled.insert(10, ("nope".into(), json!(1)));
+        shuffled.reverse();
+        let shuffled: serde_json::Map<String, Value> = shuffled.into_iter().collect();
+        assert_eq!(
+            codes(&spec, Value::Object(shuffled)),
+            vec![("nope".into(), ErrorCode::UnknownField)]
+        );
+        let too_big: serde_json::Map<String, Value> =
+            (0..40).map(|i| (format!("f{i}"), json!(i + 1))).collect();
+        assert_eq!(codes(&spec, Value::Object(too_big)).len(), 40);
+    }
+
+    /// A hand-made spec may name two fields alike: the first of the name takes the value,
+    /// whatever the order of the content's keys.
+    #[test]
+    fn a_name_given_twice_is_the_first_field_of_it() {
+        let Ok(mut spec) = compile(&json!({"type": "object", "properties": {
+            "a": {"type": "string"}, "b": {"type": "string"}}}))
+        else {
+            panic!("the schema compiles");
+        };
+        let Ok(number) = compile(&json!({"type": "object", "properties": {
+            "a": {"type": "number"}}, "required": ["a"]}))
+        else {
+            panic!("the schema compiles");
+        };
+        spec.fields.extend(number.fields);
+        // The second "a" is required and never given a value.
+        let want = vec![("a".to_owned(), ErrorCode::Required)];
+        assert_eq!(codes(&spec, json!({"a": "x", "b": "y"})), want);
+        assert_eq!(codes(&spec, json!({"b": "y", "a": "x"})), want);
+    }
 }
