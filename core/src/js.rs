@@ -8,7 +8,8 @@
 //!
 //! Values cross as JSON text both ways, the fewest crossings there can be: the host's value
 //! is written by the engine's `JSON.stringify` (after a strict check, `js_strict_json.js`),
-//! copied into wasm once and read by serde_json into a light tree ([`Json`]); results go
+//! copied into wasm memory once by the engine's `TextEncoder` and read into a light tree
+//! ([`Json`]); results go
 //! back as serde_json text and one `JSON.parse`, so callers get plain objects and arrays
 //! (not `Map`s) and can `JSON.stringify` them. Accepted content is not written again at
 //! all: it is the host's own text, parsed once more by the engine.
@@ -229,22 +230,47 @@ enum Keep {
     ForAccepted,
 }
 
-/// A JS host's value as JSON text copied into wasm (in the same call into the engine), or
-/// why not in words (see [`json_from_js`]).
+/// A JS host's value as JSON text copied into wasm, or why not in words (see
+/// [`json_from_js`]).
 fn text_from_js(
     value: &JsValue,
     undefined: UndefinedMembers,
     keep: Keep,
 ) -> Result<String, String> {
-    let text = strict_json(
+    let units = strict_json(
         value,
         undefined == UndefinedMembers::Omit,
         keep == Keep::ForAccepted,
     );
-    match text.strip_prefix('!') {
-        Some(why) => Err(why.to_owned()),
-        None => Ok(text),
+    if units < 0.0 {
+        return Err(refusal());
     }
+    // A whole number of UTF-16 units, as the snippet counted them.
+    let units = units as usize;
+    // Room for the text all ASCII, and 4 bytes more, so that room left over after a copy
+    // means the whole text was taken (`takeText` stops only before a character that does
+    // not fit, and none takes more than 4 bytes); otherwise, once more with room for the
+    // most any text of that length takes (3 bytes a unit).
+    let mut buf = vec![0u8; units.saturating_add(4)];
+    let most = units.saturating_mul(3).saturating_add(4);
+    let memory = wasm_bindgen::memory();
+    let mut filled = 0;
+    loop {
+        let room = buf.len() - filled;
+        // JS writes into `buf[filled..]` through a view of wasm memory: the address and the
+        // room given are those of the vector's own bytes, and nothing allocates meanwhile.
+        let at = buf.as_mut_ptr() as usize + filled;
+        let written = take_text(&memory, at as u32, room as u32) as usize;
+        filled += written.min(room);
+        if buf.len() - filled >= 4 || buf.len() >= most {
+            break;
+        }
+        buf.resize(most, 0);
+    }
+    buf.truncate(filled);
+    // encodeInto writes UTF-8 (JSON.stringify escapes lone surrogates), so this only
+    // checks what cannot fail.
+    String::from_utf8(buf).map_err(|e| format!("it could not be read as JSON ({e})"))
 }
 
 /// Words for text the engine wrote that serde_json cannot read (not expected to happen).
@@ -257,10 +283,19 @@ fn unreadable(e: &serde_json::Error) -> String {
 // would throw EvalError there. wasm-bindgen copies it into the package's `snippets/`.
 #[wasm_bindgen(module = "/src/js_strict_json.js")]
 extern "C" {
-    /// The value as JSON text, or `!` and why not in words; never throws. With `keep`, the
-    /// snippet also keeps the text for [`accepted`].
+    /// Checks the value and writes it as JSON text kept in the snippet: its length in UTF-16
+    /// units, or -1 when it is not JSON ([`refusal`] says why); never throws. With `keep`,
+    /// the snippet also keeps the text for [`accepted`].
     #[wasm_bindgen(js_name = strictJson)]
-    fn strict_json(value: &JsValue, omit_undefined_members: bool, keep: bool) -> String;
+    fn strict_json(value: &JsValue, omit_undefined_members: bool, keep: bool) -> f64;
+
+    /// Why the last `strictJson` answered -1.
+    fn refusal() -> String;
+
+    /// Writes what is left of the text the last `strictJson` wrote as UTF-8 into `memory` at
+    /// `ptr`, at most `room` bytes and never half a character; answers the bytes written.
+    #[wasm_bindgen(js_name = takeText)]
+    fn take_text(memory: &JsValue, ptr: u32, room: u32) -> u32;
 
     /// `{ok: true, content: JSON.parse(text)}`, `text` being what the last `strictJson` with
     /// `keep` wrote.

@@ -1,6 +1,6 @@
 // The one crossing of a JS host's value into Rust (see `json_from_js` in js.rs): the value
-// as JSON text, or `!` and the words saying why it is not JSON. It never throws, so no
-// host value can throw through Rust frames.
+// as JSON text written into wasm memory, or the words saying why it is not JSON. Nothing
+// here throws, so no host value can throw through Rust frames.
 //
 // A static module that wasm-bindgen copies into the package's `snippets/`: no `eval` or
 // `new Function`, which a strict Content-Security-Policy (browser extensions) forbids.
@@ -30,13 +30,14 @@ function describe(thrown) {
 }
 
 /**
- * `value` as JSON text, or `!` followed by why not in words (JSON text never starts with
- * `!`): the answer is returned, never thrown, so the call from wasm needs no exception
- * wrapper. Refused: functions, `undefined`, symbols and BigInts anywhere (plain
- * JSON.stringify would drop or throw on them), cycles (naming the member that closes one),
- * more than MAX_DEPTH levels, and anything a getter, a Proxy trap or a toJSON throws while
- * being read. With `omitUndefinedMembers`, an object member that is `undefined` is left out
- * instead (as plain JSON.stringify does). With `keep`, the text is also kept for `accepted`.
+ * Checks `value` and writes it as JSON text, kept for `takeText`: answers the text's length
+ * in UTF-16 units, or -1 when it is not JSON, the words saying why kept for `refusal`. The
+ * answer is returned, never thrown, so the call from wasm needs no exception wrapper.
+ * Refused: functions, `undefined`, symbols and BigInts anywhere (plain JSON.stringify would
+ * drop or throw on them), cycles (naming the member that closes one), more than MAX_DEPTH
+ * levels, and anything a getter, a Proxy trap or a toJSON throws while being read. With
+ * `omitUndefinedMembers`, an object member that is `undefined` is left out instead (as plain
+ * JSON.stringify does). With `keep`, the text is also kept for `accepted`.
  *
  * Checked by a walk of our own, then written by the engine's JSON.stringify without a
  * replacer: a replacer function is one call back into JS per value, which made the check
@@ -50,24 +51,63 @@ function describe(thrown) {
  */
 export function strictJson(value, omitUndefinedMembers, keep) {
   kept = undefined;
+  pending = "";
+  pendingAt = 0;
   try {
     visit(value, "", false, { holders: [], keys: [], omit: omitUndefinedMembers === true });
   } catch (thrown) {
-    return "!" + (thrown instanceof Refusal ? thrown.message : `reading it threw: ${describe(thrown)}`);
+    return refuse(thrown instanceof Refusal ? thrown.message : `reading it threw: ${describe(thrown)}`);
   }
   let text;
   try {
     text = JSON.stringify(value);
   } catch (thrown) {
-    return `!reading it threw: ${describe(thrown)}`;
+    return refuse(`reading it threw: ${describe(thrown)}`);
   }
   if (typeof text !== "string") {
-    return "!it is not a JSON value";
+    return refuse("it is not a JSON value");
   }
   if (keep === true) {
     kept = text;
   }
-  return text;
+  pending = text;
+  return text.length;
+}
+
+/** The text `strictJson` wrote, not yet taken, and how much of it (UTF-16 units) was. */
+let pending = "";
+let pendingAt = 0;
+/** Why the last `strictJson` refused its value. */
+let refused = "";
+
+function refuse(why) {
+  refused = why;
+  return -1;
+}
+
+/** Why the last `strictJson` answered -1, in words. */
+export function refusal() {
+  const why = refused;
+  refused = "";
+  return why;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Writes what is left of the text as UTF-8 into `memory` at `ptr`, at most `room` bytes (never
+ * half a character), and answers how many bytes it wrote. One native copy: wasm-bindgen's own
+ * string crossing copies a character per step of a JS loop, which cost more than the reading.
+ */
+export function takeText(memory, ptr, room) {
+  const rest = pendingAt === 0 ? pending : pending.slice(pendingAt);
+  const { read, written } = encoder.encodeInto(rest, new Uint8Array(memory.buffer, ptr, room));
+  pendingAt += read;
+  if (pendingAt >= pending.length) {
+    pending = "";
+    pendingAt = 0;
+  }
+  return written;
 }
 
 /**

@@ -117,6 +117,28 @@ test("content is read as JSON.stringify reads it: a function's toJSON is asked t
   assert.throws(() => compileSchema(() => 1), (e) => e.path === "" && /it is a function, not JSON/.test(e.message));
 });
 
+test("text of every UTF-8 width crosses whole, however long; a lone surrogate is not JSON", () => {
+  // 1, 2, 3 and 4 bytes a character, in runs long enough that the room for all-ASCII text
+  // runs out on the way in.
+  for (const unit of ["a", "é", "€", "😀", "a€😀é"]) {
+    for (const n of [1, 3, 40, 5000]) {
+      const label = unit.repeat(n);
+      const schema = { type: "object", properties: { [label]: { type: "string", title: label, enum: [label] } } };
+      const spec = compileSchema(schema);
+      assert.equal(spec.fields[0].name, label);
+      assert.deepEqual(spec.fields[0].options, [{ value: label, title: label }]);
+      assert.deepEqual(validateContent(schema, { [label]: label }), { ok: true, content: { [label]: label } });
+      const wrong = validateContent(schema, { [label]: label + "x" });
+      assert.equal(wrong.ok, false);
+      assert.equal(wrong.errors[0].field, label);
+    }
+  }
+  assert.throws(
+    () => compileSchema({ type: "object", title: "\ud800" }),
+    (e) => e.path === "" && /not JSON: it could not be read as JSON \(.* hex escape at line 1 column 33\)/.test(e.message),
+  );
+});
+
 test("a getter that answers a BigInt the second time it is read is refused, never written", () => {
   let reads = 0;
   const content = {
