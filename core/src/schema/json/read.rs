@@ -245,7 +245,11 @@ impl<'a> Reader<'a> {
             && (digits == "0" || !digits.starts_with('0'))
             && !(negative && digits == "0");
         if !plain {
-            return serde_json::from_str(token).ok();
+            // Through the reader serde_json already has for the whole text (no second one).
+            return match serde_json::from_str(token).ok()? {
+                Json::Number(n) => Some(n),
+                _ => None,
+            };
         }
         let n = digits
             .bytes()
