@@ -1,29 +1,194 @@
 //! The string formats of the spec's subset, and the conversions an HTML `datetime-local`
 //! control needs.
 //!
-//! RFC 3986 URIs and RFC 3339 dates are checked by well-kept crates (`fluent-uri`, `time`);
-//! e-mail has no single standard a form can honour, so it follows the rule browsers use for
-//! `<input type=email>` (WHATWG), plus a dot in the domain, because the Python SDK's
-//! `EmailStr` (email-validator) refuses dotless domains and the server would reject them.
-
-use time::format_description::well_known::Rfc3339;
-use time::{OffsetDateTime, UtcOffset};
+//! RFC 3986 URIs are checked by a well-kept crate (`fluent-uri`). RFC 3339 dates are read
+//! here, as the `time` crate's RFC 3339 parser reads them (its `OffsetDateTime::parse`
+//! was the checker, and the native test `date_times_read_as_the_time_crate_reads_them`
+//! holds this reader to its answers): exactly `YYYY-MM-DD`, any one byte, `HH:MM:SS`, an
+//! optional `.` and digits, then `Z` (either case) or `±HH:MM` with the hour at most 23;
+//! a real calendar date (proleptic Gregorian), hours to 23, minutes to 59, and a second of 60
+//! only where UTC is then 23:59:60 on the last day of a month. E-mail has no single standard
+//! a form can honour, so it follows the rule browsers use for `<input type=email>` (WHATWG),
+//! plus a dot in the domain, because the Python SDK's `EmailStr` (email-validator) refuses
+//! dotless domains and the server would reject them.
 
 /// An RFC 3339 `full-date` (`YYYY-MM-DD`), including calendar checks (no 2025-02-30).
 pub fn is_full_date(s: &str) -> bool {
-    // The RFC 3339 parser checks the full-date grammar and the calendar; a fixed time is
-    // appended so one parser serves both formats. The length check stops a string that
-    // already carries a time from slipping through.
-    s.len() == 10 && !s.contains(['T', 't']) && parse_date_time(&format!("{s}T00:00:00Z")).is_some()
+    s.len() == 10 && date(s.as_bytes()).is_some()
 }
 
 /// An RFC 3339 `date-time`: full date, time, and a `Z` or `±HH:MM` offset.
 pub fn is_date_time(s: &str) -> bool {
-    parse_date_time(s).is_some()
+    DateTime::parse(s).is_some()
 }
 
-fn parse_date_time(s: &str) -> Option<OffsetDateTime> {
-    OffsetDateTime::parse(s, &Rfc3339).ok()
+/// A date-time as read: the wall-clock fields in its own offset (a leap second read as
+/// second 59, as `time` keeps it), and that offset in minutes east of UTC.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DateTime {
+    year: i64,
+    month: u8,
+    day: u8,
+    hour: u8,
+    minute: u8,
+    second: u8,
+    offset_minutes: i64,
+}
+
+/// `n` ASCII digits at the start of `b`, as a number, and the rest.
+fn digits(b: &[u8], n: usize) -> Option<(u32, &[u8])> {
+    let head = b.get(..n)?;
+    let mut value = 0;
+    for &c in head {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + u32::from(c - b'0');
+    }
+    Some((value, b.get(n..)?))
+}
+
+/// `c` at the start of `b`, and the rest.
+fn literal(b: &[u8], c: u8) -> Option<&[u8]> {
+    b.strip_prefix(&[c])
+}
+
+fn is_leap_year(year: i64) -> bool {
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+}
+
+fn days_in_month(year: i64, month: u8) -> u8 {
+    match month {
+        2 if is_leap_year(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// `YYYY-MM-DD` at the start of `b` with a real day, and the rest.
+fn date(b: &[u8]) -> Option<(i64, u8, u8, &[u8])> {
+    let (year, b) = digits(b, 4)?;
+    let (month, b) = digits(literal(b, b'-')?, 2)?;
+    let (day, b) = digits(literal(b, b'-')?, 2)?;
+    let (year, month, day) = (
+        i64::from(year),
+        u8::try_from(month).ok()?,
+        u8::try_from(day).ok()?,
+    );
+    let real = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
+    real.then_some((year, month, day, b))
+}
+
+/// Days from 1970-01-01 to the given proleptic Gregorian date (negative before it).
+fn days_from_civil(year: i64, month: u8, day: u8) -> i64 {
+    // Years counted from March, so that the leap day ends a year.
+    let (y, m) = if month <= 2 {
+        (year - 1, i64::from(month) + 9)
+    } else {
+        (year, i64::from(month) - 3)
+    };
+    let era = y.div_euclid(400);
+    let year_of_era = y.rem_euclid(400);
+    let day_of_year = (153 * m + 2) / 5 + i64::from(day) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// The date of a day count from [`days_from_civil`].
+fn civil_from_days(days: i64) -> (i64, u8, u8) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let m = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * m + 2) / 5 + 1;
+    let month = if m < 10 { m + 3 } else { m - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    // Both fit: the month is 1..=12 and the day 1..=31 by construction.
+    (year, month as u8, day as u8)
+}
+
+impl DateTime {
+    fn parse(s: &str) -> Option<Self> {
+        let (year, month, day, b) = date(s.as_bytes())?;
+        // Any one byte separates the date and the time, as in `time`'s reader.
+        let b = b.get(1..)?;
+        let (hour, b) = digits(b, 2)?;
+        let (minute, b) = digits(literal(b, b':')?, 2)?;
+        let (second, mut b) = digits(literal(b, b':')?, 2)?;
+        if let Some(rest) = literal(b, b'.') {
+            let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits == 0 {
+                return None;
+            }
+            b = rest.get(digits..)?;
+        }
+        let offset_minutes = match b {
+            [b'Z' | b'z'] => 0,
+            [sign @ (b'+' | b'-'), rest @ ..] => {
+                let (h, rest) = digits(rest, 2)?;
+                let (m, rest) = digits(literal(rest, b':')?, 2)?;
+                if h > 23 || m > 59 || !rest.is_empty() {
+                    return None;
+                }
+                let minutes = i64::from(h * 60 + m);
+                if *sign == b'-' {
+                    -minutes
+                } else {
+                    minutes
+                }
+            }
+            _ => return None,
+        };
+        if hour > 23 || minute > 59 || second > 60 {
+            return None;
+        }
+        let dt = DateTime {
+            year,
+            month,
+            day,
+            hour: u8::try_from(hour).ok()?,
+            minute: u8::try_from(minute).ok()?,
+            second: u8::try_from(second.min(59)).ok()?,
+            offset_minutes,
+        };
+        if second == 60 {
+            // A leap second: UTC must then be the last second of a month. (`time` also
+            // wanted that UTC year within ±9999; from four digits and an offset under a day
+            // it always is.)
+            let utc = dt.to_offset(0);
+            let last_second =
+                utc.hour == 23 && utc.minute == 59 && utc.day == days_in_month(utc.year, utc.month);
+            if !last_second {
+                return None;
+            }
+        }
+        Some(dt)
+    }
+
+    /// The same moment in another offset (minutes east of UTC).
+    fn to_offset(self, offset_minutes: i64) -> DateTime {
+        let minutes = days_from_civil(self.year, self.month, self.day) * 1440
+            + i64::from(self.hour) * 60
+            + i64::from(self.minute)
+            - self.offset_minutes
+            + offset_minutes;
+        let (year, month, day) = civil_from_days(minutes.div_euclid(1440));
+        let in_day = minutes.rem_euclid(1440);
+        DateTime {
+            year,
+            month,
+            day,
+            // Both below 24 and 60 by the remainders.
+            hour: (in_day / 60) as u8,
+            minute: (in_day % 60) as u8,
+            second: self.second,
+            offset_minutes,
+        }
+    }
 }
 
 /// An absolute RFC 3986 URI (a scheme is required; `//example.com` or `/path` are references,
@@ -84,21 +249,21 @@ pub fn local_to_rfc3339(text: &str, utc_offset_minutes: i32) -> Option<String> {
 /// moment shown in the user's zone, as `YYYY-MM-DDTHH:MM` (with `:SS` only when not zero).
 /// Returns `None` for text that is not an RFC 3339 date-time or a year outside 0000–9999.
 pub fn rfc3339_to_local(text: &str, utc_offset_minutes: i32) -> Option<String> {
-    let offset = UtcOffset::from_whole_seconds(utc_offset_minutes.checked_mul(60)?).ok()?;
-    let local = parse_date_time(text)?.checked_to_offset(offset)?;
-    let year = local.year();
-    if !(0..=9999).contains(&year) {
+    // Offsets up to ±25:59:59, the range `time`'s `UtcOffset` held when it did this.
+    let seconds = utc_offset_minutes.checked_mul(60)?;
+    if seconds.unsigned_abs() > 25 * 3600 + 59 * 60 + 59 {
+        return None;
+    }
+    let local = DateTime::parse(text)?.to_offset(i64::from(utc_offset_minutes));
+    if !(0..=9999).contains(&local.year) {
         return None;
     }
     let mut out = format!(
-        "{year:04}-{:02}-{:02}T{:02}:{:02}",
-        u8::from(local.month()),
-        local.day(),
-        local.hour(),
-        local.minute()
+        "{:04}-{:02}-{:02}T{:02}:{:02}",
+        local.year, local.month, local.day, local.hour, local.minute
     );
-    if local.second() != 0 {
-        out.push_str(&format!(":{:02}", local.second()));
+    if local.second != 0 {
+        out.push_str(&format!(":{:02}", local.second));
     }
     Some(out)
 }
@@ -142,6 +307,139 @@ mod tests {
         assert!(!is_date_time("1998-12-31T22:59:60Z"));
         assert!(!is_date_time("1998-12-31T23:59:60+01:00"));
         assert!(!is_date_time("1998-12-32T23:59:60Z"));
+    }
+
+    /// The reader answers as the `time` crate's RFC 3339 parser (what checked before), on
+    /// a grid of edge cases and on every one-byte change of a few valid ones.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn date_times_read_as_the_time_crate_reads_them() {
+        use time::format_description::well_known::Rfc3339;
+        use time::{OffsetDateTime, UtcOffset};
+        let by_time = |s: &str| OffsetDateTime::parse(s, &Rfc3339).ok();
+        let local_by_time = |s: &str, minutes: i32| -> Option<String> {
+            let offset = UtcOffset::from_whole_seconds(minutes.checked_mul(60)?).ok()?;
+            let local = by_time(s)?.checked_to_offset(offset)?;
+            let year = local.year();
+            if !(0..=9999).contains(&year) {
+                return None;
+            }
+            let mut out = format!(
+                "{year:04}-{:02}-{:02}T{:02}:{:02}",
+                u8::from(local.month()),
+                local.day(),
+                local.hour(),
+                local.minute()
+            );
+            if local.second() != 0 {
+                out.push_str(&format!(":{:02}", local.second()));
+            }
+            Some(out)
+        };
+        let dates = [
+            "0000-01-01",
+            "0000-02-29",
+            "0001-02-29",
+            "1900-02-29",
+            "2000-02-29",
+            "2024-02-29",
+            "2025-02-28",
+            "2025-02-29",
+            "2025-04-30",
+            "2025-04-31",
+            "2025-06-30",
+            "2025-12-31",
+            "2025-12-32",
+            "2025-13-01",
+            "2025-00-10",
+            "2025-01-00",
+            "9999-12-31",
+            "1998-12-31",
+            "1999-01-01",
+            "2016-12-31",
+            "2025-1-01",
+            "+2025-01-01",
+            "2025/01/01",
+            "20250101",
+        ];
+        let seps = ["T", "t", " ", "x", "", "é", "TT"];
+        let times = [
+            "00:00:00",
+            "23:59:59",
+            "23:59:60",
+            "00:59:60",
+            "15:59:60",
+            "23:58:60",
+            "22:59:60",
+            "23:59:61",
+            "24:00:00",
+            "23:60:00",
+            "12:30",
+            "1:02:03",
+            "12:30:00.",
+            "12:30:00.5",
+            "12:30:00.123456789123",
+            "23:59:60.999",
+            "12:3a:00",
+        ];
+        let offsets = [
+            "Z", "z", "+00:00", "-00:00", "+01:00", "-08:00", "+23:59", "-23:59", "+24:00",
+            "+05:60", "+0100", "+01", "", "Zz", "+01:00 ", " Z", "−01:00",
+        ];
+        let shifts = [
+            i32::MIN,
+            -1560,
+            -1559,
+            -1440,
+            -61,
+            -1,
+            0,
+            1,
+            60,
+            330,
+            1439,
+            1559,
+            1560,
+            i32::MAX,
+        ];
+        let mut checked = 0;
+        for d in dates {
+            let want = d.len() == 10 && by_time(&format!("{d}T00:00:00Z")).is_some();
+            assert_eq!(is_full_date(d), want, "{d}");
+            for sep in seps {
+                for t in times {
+                    for o in offsets {
+                        let s = format!("{d}{sep}{t}{o}");
+                        assert_eq!(is_date_time(&s), by_time(&s).is_some(), "{s}");
+                        for m in shifts {
+                            assert_eq!(rfc3339_to_local(&s, m), local_by_time(&s, m), "{s} {m}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+        let valid = [
+            "2016-12-31T23:59:60Z",
+            "1998-12-31T15:59:60.123-08:00",
+            "2025-12-26T19:30:00.5+01:00",
+        ];
+        for s in valid {
+            for cut in 0..=s.len() {
+                let p = &s[..cut];
+                assert_eq!(is_date_time(p), by_time(p).is_some(), "{p}");
+            }
+            for i in 0..s.len() {
+                for c in b"09Zz+-:.Tx " {
+                    let mut b = s.as_bytes().to_vec();
+                    b[i] = *c;
+                    let t = String::from_utf8(b).unwrap_or_default();
+                    assert_eq!(is_date_time(&t), by_time(&t).is_some(), "{t}");
+                    assert_eq!(rfc3339_to_local(&t, -330), local_by_time(&t, -330), "{t}");
+                }
+            }
+        }
     }
 
     #[test]
