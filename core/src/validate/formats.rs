@@ -191,6 +191,93 @@ impl DateTime {
     }
 }
 
+/// A finite number as Rust's `{}` writes an `f64` (the shortest digits that read back as
+/// it, never an exponent: `1e21` is `1000000000000000000000`, `-0.0` is `-0`), built from
+/// the shortest digits serde_json writes, so that messages quoting a bound link none of
+/// `core::fmt`'s float formatting (Grisu and Dragon, some 10 KB gzip of wasm). The two
+/// differ only when the number lies exactly halfway between two shortest candidates
+/// (1658206780088562.25): serde_json's digits take the even one, `{}` the one further from
+/// zero, as here. The native test `number_text_is_rusts_display` holds it to `format!`.
+pub(crate) fn number_text(f: f64) -> String {
+    let Some(n) = serde_json::Number::from_f64(f) else {
+        // Not finite: bounds never are (JSON has no NaN or infinity).
+        return String::new();
+    };
+    let json = n.to_string();
+    let (sign, unsigned) = match json.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", json.as_str()),
+    };
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().unwrap_or(0)),
+        None => (unsigned, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    // The number is `digits` x 10^`last`, `digits` at most 17 digits.
+    let all = format!("{int}{frac}");
+    let trimmed = all.trim_end_matches('0');
+    let mut last = exponent - frac.len() as i64 + (all.len() - trimmed.len()) as i64;
+    let mut digits: u64 = trimmed.parse().unwrap_or(0);
+    if digits == 0 {
+        return format!("{sign}0");
+    }
+    if is_half_above(f.abs(), digits, last) {
+        digits += 1;
+        while digits % 10 == 0 {
+            digits /= 10;
+            last += 1;
+        }
+    }
+    let text = digits.to_string();
+    let len = text.len() as i64;
+    let point = len + last;
+    if point <= 0 {
+        format!(
+            "{sign}0.{}{text}",
+            "0".repeat(point.unsigned_abs() as usize)
+        )
+    } else if point >= len {
+        format!("{sign}{text}{}", "0".repeat((point - len) as usize))
+    } else {
+        let (a, b) = text.split_at(point as usize);
+        format!("{sign}{a}.{b}")
+    }
+}
+
+/// Whether `f` (finite, positive) is exactly (`digits` + 1/2) x 10^`last`.
+fn is_half_above(f: f64, digits: u64, last: i64) -> bool {
+    // f = m x 2^e, m odd; the midpoint is (2 digits + 1) x 5^last x 2^(last - 1), its odd part
+    // (2 digits + 1) x 5^last when last >= 0; when last < 0, f x 5^-last must have that odd part.
+    let bits = f.to_bits();
+    let field = ((bits >> 52) & 0x7FF) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    let (mut m, mut e) = if field == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), field - 1075)
+    };
+    if m == 0 {
+        return false;
+    }
+    let zeros = m.trailing_zeros();
+    m >>= zeros;
+    e += i64::from(zeros);
+    let odd = u128::from(digits) * 2 + 1;
+    let five = |k: i64| u32::try_from(k).ok().and_then(|k| 5u128.checked_pow(k));
+    let (left, right) = if last >= 0 {
+        (
+            Some(u128::from(m)),
+            five(last).and_then(|p| odd.checked_mul(p)),
+        )
+    } else {
+        (
+            five(-last).and_then(|p| u128::from(m).checked_mul(p)),
+            Some(odd),
+        )
+    };
+    matches!((left, right), (Some(l), Some(r)) if l == r) && e == last - 1
+}
+
 /// An absolute RFC 3986 URI (a scheme is required; `//example.com` or `/path` are references,
 /// not URIs).
 pub fn is_uri(s: &str) -> bool {
@@ -439,6 +526,58 @@ mod tests {
                     assert_eq!(rfc3339_to_local(&t, -330), local_by_time(&t, -330), "{t}");
                 }
             }
+        }
+    }
+
+    /// `number_text` is `format!("{f}")` on edge cases and on a million bit patterns.
+    #[test]
+    fn number_text_is_rusts_display() {
+        let mut cases = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            0.5,
+            1.5,
+            10.0,
+            100.0,
+            123.456,
+            1e15,
+            1e16,
+            1e17,
+            1e21,
+            1e22,
+            1e-5,
+            1e-6,
+            1e-7,
+            1.25e-7,
+            5e-324,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::MIN,
+            f64::EPSILON,
+            9007199254740992.0,
+            9007199254740993.0,
+            0.30000000000000004,
+            2.5,
+            1e300,
+            1.7976931348623157e308,
+            4.35,
+            0.000123,
+            12345678901234567890.0,
+        ];
+        // A fixed xorshift: every run checks the same million bit patterns.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..1_000_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            cases.push(f64::from_bits(x));
+            cases.push((x % 2_000_001) as f64 / 1000.0 - 1000.0);
+        }
+        for f in cases.into_iter().filter(|f| f.is_finite()) {
+            assert_eq!(number_text(f), format!("{f}"), "{:e}", f);
         }
     }
 

@@ -226,22 +226,34 @@ fn check_bounds(field: &Field, b: &NumberBounds, n: f64) -> Result<(), FieldErro
     let fail = |code, msg: String| Err(FieldError::new(&field.name, code, msg));
     if let Some(min) = b.minimum {
         if n < min {
-            return fail(ErrorCode::Minimum, format!("Must be at least {min}."));
+            return fail(
+                ErrorCode::Minimum,
+                format!("Must be at least {}.", formats::number_text(min)),
+            );
         }
     }
     if let Some(min) = b.exclusive_minimum {
         if n <= min {
-            return fail(ErrorCode::Minimum, format!("Must be greater than {min}."));
+            return fail(
+                ErrorCode::Minimum,
+                format!("Must be greater than {}.", formats::number_text(min)),
+            );
         }
     }
     if let Some(max) = b.maximum {
         if n > max {
-            return fail(ErrorCode::Maximum, format!("Must be at most {max}."));
+            return fail(
+                ErrorCode::Maximum,
+                format!("Must be at most {}.", formats::number_text(max)),
+            );
         }
     }
     if let Some(max) = b.exclusive_maximum {
         if n >= max {
-            return fail(ErrorCode::Maximum, format!("Must be less than {max}."));
+            return fail(
+                ErrorCode::Maximum,
+                format!("Must be less than {}.", formats::number_text(max)),
+            );
         }
     }
     Ok(())
