@@ -1,16 +1,17 @@
 //! The string formats of the spec's subset, and the conversions an HTML `datetime-local`
 //! control needs.
 //!
-//! RFC 3986 URIs are checked by a well-kept crate (`fluent-uri`). RFC 3339 dates are read
-//! here, as the `time` crate's RFC 3339 parser reads them (its `OffsetDateTime::parse`
-//! was the checker, and the native test `date_times_read_as_the_time_crate_reads_them`
-//! holds this reader to its answers): exactly `YYYY-MM-DD`, any one byte, `HH:MM:SS`, an
-//! optional `.` and digits, then `Z` (either case) or `±HH:MM` with the hour at most 23;
-//! a real calendar date (proleptic Gregorian), hours to 23, minutes to 59, and a second of 60
-//! only where UTC is then 23:59:60 on the last day of a month. E-mail has no single standard
-//! a form can honour, so it follows the rule browsers use for `<input type=email>` (WHATWG),
-//! plus a dot in the domain, because the Python SDK's `EmailStr` (email-validator) refuses
-//! dotless domains and the server would reject them.
+//! Both RFC 3986 URIs and RFC 3339 dates are read here, as the crates that checked them
+//! before read them (`fluent-uri`, and the `time` crate's RFC 3339 parser); the native tests
+//! `uris_read_as_fluent_uri_reads_them` and `date_times_read_as_the_time_crate_reads_them`
+//! hold these readers to those crates' answers. A date-time is exactly `YYYY-MM-DD`, any one
+//! byte, `HH:MM:SS`, an optional `.` and digits, then `Z` (either case) or `±HH:MM` with the
+//! hour at most 23; a real calendar date (proleptic Gregorian), hours to 23, minutes to 59,
+//! and a second of 60 only where UTC is then 23:59:60 on the last day of a month.
+//!
+//! E-mail has no single standard a form can honour, so it follows the rule browsers use for
+//! `<input type=email>` (WHATWG), plus a dot in the domain, because the Python SDK's
+//! `EmailStr` (email-validator) refuses dotless domains and the server would reject them.
 
 /// An RFC 3339 `full-date` (`YYYY-MM-DD`), including calendar checks (no 2025-02-30).
 pub fn is_full_date(s: &str) -> bool {
@@ -279,9 +280,162 @@ fn is_half_above(f: f64, digits: u64, last: i64) -> bool {
 }
 
 /// An absolute RFC 3986 URI (a scheme is required; `//example.com` or `/path` are references,
-/// not URIs).
+/// not URIs): RFC 3986's `URI` rule, ASCII only, percent signs followed by two hex digits.
+/// (The `fluent-uri` crate checked before; the native test `uris_read_as_fluent_uri_reads_them`
+/// holds this to its answers.)
 pub fn is_uri(s: &str) -> bool {
-    fluent_uri::Uri::parse(s).is_ok()
+    let Some((scheme, rest)) = s.split_once(':') else {
+        return false;
+    };
+    let scheme_ok = scheme
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'));
+    if !scheme_ok {
+        return false;
+    }
+    let (rest, fragment) = rest.split_once('#').unwrap_or((rest, ""));
+    let (hier, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let tail_ok = [query, fragment]
+        .iter()
+        .all(|t| all_of(t, |c| is_pchar(c) || c == b'/' || c == b'?'));
+    let (authority, path) = match hier.strip_prefix("//") {
+        Some(h) => h.split_at(h.find('/').unwrap_or(h.len())),
+        None => ("", hier),
+    };
+    let authority_ok = !hier.starts_with("//") || is_authority(authority);
+    tail_ok && authority_ok && all_of(path, |c| is_pchar(c) || c == b'/')
+}
+
+fn is_unreserved(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')
+}
+
+fn is_sub_delim(c: u8) -> bool {
+    matches!(
+        c,
+        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+    )
+}
+
+fn is_pchar(c: u8) -> bool {
+    is_unreserved(c) || is_sub_delim(c) || c == b':' || c == b'@'
+}
+
+/// Every byte of `s` passes `ok`, or is a `%` with two hex digits after it.
+fn all_of(s: &str, ok: impl Fn(u8) -> bool) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' {
+            let hex = |j: usize| b.get(j).is_some_and(u8::is_ascii_hexdigit);
+            if !(hex(i + 1) && hex(i + 2)) {
+                return false;
+            }
+            i += 3;
+        } else if ok(c) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// `[ userinfo "@" ] host [ ":" port ]`.
+fn is_authority(a: &str) -> bool {
+    let (userinfo, hostport) = match a.rsplit_once('@') {
+        Some((u, h)) => (u, h),
+        None => ("", a),
+    };
+    if !all_of(userinfo, |c| {
+        is_unreserved(c) || is_sub_delim(c) || c == b':'
+    }) {
+        return false;
+    }
+    let (host_ok, port) = if let Some(literal) = hostport.strip_prefix('[') {
+        match literal.split_once(']') {
+            Some((ip, after)) => (is_ip_literal(ip), after),
+            None => return false,
+        }
+    } else {
+        let end = hostport.find(':').unwrap_or(hostport.len());
+        let (host, after) = hostport.split_at(end);
+        (all_of(host, |c| is_unreserved(c) || is_sub_delim(c)), after)
+    };
+    let port_ok = port.is_empty()
+        || port
+            .strip_prefix(':')
+            .is_some_and(|p| p.bytes().all(|c| c.is_ascii_digit()));
+    host_ok && port_ok
+}
+
+/// What is between `[` and `]`: an IPv6 address or `v` HEX `.` text (IPvFuture).
+fn is_ip_literal(ip: &str) -> bool {
+    if let Some(future) = ip.strip_prefix(['v', 'V']) {
+        return match future.split_once('.') {
+            Some((version, text)) => {
+                !version.is_empty()
+                    && version.bytes().all(|c| c.is_ascii_hexdigit())
+                    && !text.is_empty()
+                    && text
+                        .bytes()
+                        .all(|c| is_unreserved(c) || is_sub_delim(c) || c == b':')
+            }
+            None => false,
+        };
+    }
+    is_ipv6(ip)
+}
+
+/// RFC 3986's `IPv6address`: eight 16-bit pieces of 1 to 4 hex digits, the last two of which
+/// may be an IPv4 address, or fewer around one `::`.
+fn is_ipv6(ip: &str) -> bool {
+    // The pieces on each side of the one `::`, with how many 16-bit groups they hold.
+    let pieces = |side: &str, may_end_in_ipv4: bool| -> Option<usize> {
+        if side.is_empty() {
+            return Some(0);
+        }
+        let parts: Vec<&str> = side.split(':').collect();
+        let mut groups = 0;
+        for (i, part) in parts.iter().enumerate() {
+            let is_last = i + 1 == parts.len();
+            if is_last && may_end_in_ipv4 && part.contains('.') {
+                if !is_ipv4(part) {
+                    return None;
+                }
+                groups += 2;
+            } else if (1..=4).contains(&part.len()) && part.bytes().all(|c| c.is_ascii_hexdigit()) {
+                groups += 1;
+            } else {
+                return None;
+            }
+        }
+        Some(groups)
+    };
+    match ip.split_once("::") {
+        Some((head, tail)) => match (pieces(head, false), pieces(tail, true)) {
+            (Some(h), Some(t)) => h + t <= 7,
+            _ => false,
+        },
+        None => pieces(ip, true) == Some(8),
+    }
+}
+
+/// A dotted-decimal IPv4 address, each part 0 to 255 without leading zeros.
+fn is_ipv4(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('.').collect();
+    parts.len() == 4
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.len() <= 3
+                && p.bytes().all(|c| c.is_ascii_digit())
+                && (p.len() == 1 || !p.starts_with('0'))
+                && p.parse::<u16>().is_ok_and(|n| n <= 255)
+        })
 }
 
 /// The WHATWG "valid e-mail address" rule, with at least one dot in the domain.
@@ -578,6 +732,116 @@ mod tests {
         }
         for f in cases.into_iter().filter(|f| f.is_finite()) {
             assert_eq!(number_text(f), format!("{f}"), "{:e}", f);
+        }
+    }
+
+    /// `is_uri` answers as `fluent-uri` (what checked before) on URIs built at random from
+    /// pieces, valid and not, and on every one-byte change of a few valid ones.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn uris_read_as_fluent_uri_reads_them() {
+        let by_crate = |s: &str| fluent_uri::Uri::parse(s).is_ok();
+        let schemes = ["http", "a+b.c-d", "1a", "", "H", "a_b", "é", "x"];
+        let users = [
+            "",
+            "u@",
+            "u:p@",
+            "%41@",
+            "%4@",
+            "a b@",
+            "u@v@",
+            "[@",
+            "!$&'()*+,;=@",
+        ];
+        let hosts = [
+            "example.com",
+            "",
+            "[::1]",
+            "[::]",
+            "[v1.x]",
+            "[V1F.a:b]",
+            "[v.x]",
+            "[v1.]",
+            "[1:2:3:4:5:6:7:8]",
+            "[1:2:3:4:5:6:7:8:9]",
+            "[1:2:3:4:5:6:7]",
+            "[1::8]",
+            "[1:2:3:4:5:6:7::]",
+            "[::2:3:4:5:6:7:8]",
+            "[1:2:3:4:5:6::8]",
+            "[::ffff:1.2.3.4]",
+            "[1:2:3:4:5:6:1.2.3.4]",
+            "[1:2:3:4:5::1.2.3.4]",
+            "[1:2:3:4:5:6::1.2.3.4]",
+            "[::1.2.3.256]",
+            "[::01.2.3.4]",
+            "[::1.2.3]",
+            "[1.2.3.4::]",
+            "[1::2::3]",
+            "[:::]",
+            "[:1::]",
+            "[1::2:]",
+            "[12345::]",
+            "[g::]",
+            "[::1",
+            "::1]",
+            "1.2.3.4",
+            "%41b",
+            "%4g",
+            "a%",
+            "ex ample",
+            "ex[ample",
+            "é.com",
+            "a:b",
+            "[::1]x",
+        ];
+        let ports = ["", ":", ":80", ":65536", ":8a", "::80"];
+        let paths = [
+            "", "/", "/a/b", "//a", "/a//b", "a/b", "/%20", "/%2", "/a b", "/é", "/[", "/a:@",
+        ];
+        let queries = ["", "?", "?a=b", "?/?", "?a#b", "?%zz", "?[]", "?a b"];
+        let fragments = ["", "#", "#f", "#/?", "##", "#%41", "#[", "#a b"];
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for _ in 0..200_000 {
+            let slashes = ["//", "", "/"][next(3)];
+            let s = format!(
+                "{}:{slashes}{}{}{}{}{}{}",
+                schemes[next(schemes.len())],
+                users[next(users.len())],
+                hosts[next(hosts.len())],
+                ports[next(ports.len())],
+                paths[next(paths.len())],
+                queries[next(queries.len())],
+                fragments[next(fragments.len())],
+            );
+            assert_eq!(is_uri(&s), by_crate(&s), "{s}");
+        }
+        let valid = [
+            "https://u:p@example.com:8080/a/b?c=d#e",
+            "http://[1:2:3:4:5:6:1.2.3.4]/",
+            "foo://[v7.a:b]?q",
+            "urn:isbn:0451450523",
+            "a:b/c%20d",
+        ];
+        for s in valid {
+            assert!(is_uri(s), "{s}");
+            for i in 0..=s.len() {
+                assert_eq!(is_uri(&s[..i]), by_crate(&s[..i]), "{}", &s[..i]);
+            }
+            for i in 0..s.len() {
+                for c in b":/?#[]@%!1aZ.-_~ \\\"<>{}^`|v" {
+                    let mut b = s.as_bytes().to_vec();
+                    b[i] = *c;
+                    let t = String::from_utf8(b).unwrap_or_default();
+                    assert_eq!(is_uri(&t), by_crate(&t), "{t}");
+                }
+            }
         }
     }
 
