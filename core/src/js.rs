@@ -8,10 +8,10 @@
 //!
 //! Values cross as JSON text both ways, the fewest crossings there can be: the host's value
 //! is written by the engine's `JSON.stringify` (after a strict check, `js_strict_json.js`),
-//! copied into wasm memory once by the engine's `TextEncoder` and read into a light tree
-//! ([`Json`]); results go
-//! back as serde_json text and one `JSON.parse`, so callers get plain objects and arrays
-//! (not `Map`s) and can `JSON.stringify` them. Accepted content is not written again at
+//! copied into wasm memory once (`takeText`: a long text by the engine's `TextEncoder`) and
+//! read into a light tree ([`Json`]); results go back as serde_json text and one
+//! `JSON.parse`, so callers get plain objects and arrays (not `Map`s) and can
+//! `JSON.stringify` them. Accepted content is not written again at
 //! all: it is the host's own text, parsed once more by the engine.
 //!
 //! `compileValidator` keeps a compiled schema in wasm memory for repeated validation, so
