@@ -38,11 +38,6 @@ fn every_kind() -> serde_json::Value {
     })
 }
 
-fn mount_form(p: serde_json::Value, answers: &Answers) -> (web_sys::HtmlElement, Handle) {
-    let cb = answers.callback();
-    mount(move || view! { <ElicitationView key="q1" params=params(p) on_answer=cb /> }.into_any())
-}
-
 #[wasm_bindgen_test]
 async fn every_field_kind_renders_per_contract() {
     let answers = Answers::default();

@@ -5,18 +5,11 @@
 #![cfg(target_arch = "wasm32")]
 
 use crate::ui_support::*;
-use leptos::prelude::*;
 use mcp_elicit::wire::ElicitAction;
-use mcp_elicit_web::components::ElicitationView;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-fn mount_form(p: Value, answers: &Answers) -> (web_sys::HtmlElement, Handle) {
-    let cb = answers.callback();
-    mount(move || view! { <ElicitationView key="q1" params=params(p) on_answer=cb /> }.into_any())
-}
 
 /// Every property name a `<form>` element answers to, read off a real one: the own names of
 /// each object on its prototype chain (HTMLFormElement, HTMLElement, Element, Node,

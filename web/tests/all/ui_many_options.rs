@@ -6,17 +6,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use crate::ui_support::*;
-use leptos::prelude::*;
-use mcp_elicit_web::components::ElicitationView;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-fn mount_form(p: Value, answers: &Answers) -> (web_sys::HtmlElement, Handle) {
-    let cb = answers.callback();
-    mount(move || view! { <ElicitationView key="q1" params=params(p) on_answer=cb /> }.into_any())
-}
 
 /// Options of a multi-select a server may send: more than any person reads, but nothing
 /// that may stop the form from rendering or make a tick cost the whole list per box.

@@ -8,6 +8,7 @@ use leptos::mount::mount_to;
 use leptos::prelude::*;
 use leptos::tachys::view::any_view::AnyViewState;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
+use mcp_elicit_web::components::ElicitationView;
 use std::sync::{Arc, Mutex};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -37,6 +38,13 @@ pub fn mount(f: impl FnOnce() -> AnyView + 'static) -> (web_sys::HtmlElement, Ha
     let el = host();
     let handle = mount_to(el.clone(), f);
     (el, handle)
+}
+
+/// Mounts one form-mode card (an `ElicitationView`) for the params `p`; its answers go to
+/// `answers`.
+pub fn mount_form(p: serde_json::Value, answers: &Answers) -> (web_sys::HtmlElement, Handle) {
+    let cb = answers.callback();
+    mount(move || view! { <ElicitationView key="q1" params=params(p) on_answer=cb /> }.into_any())
 }
 
 /// Lets the reactive system and the browser run (effects, focus): one macrotask turn.
