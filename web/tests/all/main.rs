@@ -1,5 +1,6 @@
 //! The web crate's browser tests: one test crate (one wasm link, one headless Chromium page)
-//! with a module per subject; `ui_support` is the helpers the UI modules share.
+//! with a module per subject; `ui_support` is the helpers the modules share (mounting,
+//! DOM events, waiting, and `fake_fetch`, the one fake of `window.fetch` for a test's server).
 //!
 //! Run one subject with `wasm-pack test --headless --chrome --chromedriver
 //! /usr/bin/chromedriver --mode no-install web -- --test all <module>::` (see `scripts/test`).
