@@ -15,7 +15,7 @@ use leptos::prelude::*;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
 
 pub use crate::client::MAX_PENDING_CARDS;
-use crate::client::{ClientError, ClientEvent, Connection, EventSink, ServerIdentity};
+use crate::client::{Call, ClientError, ClientEvent, Connection, EventSink, ServerIdentity};
 use crate::components::{ElicitationView, SendStatus};
 
 /// The most bytes the requests of the shown cards of one list (one connection's at a time) may hold together, measured
@@ -378,9 +378,9 @@ const KEPT_FOR_THE_RERUN: &str = "The server restarted and lost this request; yo
 /// A legacy server that restarted lost the request the answer was for
 /// ([`ClientError::RequestLost`]): the session keeps the answer, and sends it at once when
 /// the card's own call ([`Connection::call_of`]) is made again and asks the same question.
-/// `rerun` may make that call now: given its method and params, it starts the call and
-/// returns `true`; the card then stays `Sending` until the session reports how the resend
-/// went ([`ClientEvent::Answered`] or [`ClientEvent::AnswerFailed`]). When `rerun` returns
+/// `rerun` may make that call now: given the [`Call`], it starts it and returns `true`; the
+/// card then stays `Sending` until the session reports how the resend went
+/// ([`ClientEvent::Answered`] or [`ClientEvent::AnswerFailed`]). When `rerun` returns
 /// `false` (a host that leaves calls to its own code), or the card has no call, the card
 /// says its answer is kept.
 pub fn deliver(
@@ -388,7 +388,7 @@ pub fn deliver(
     id: String,
     result: ElicitResult,
     status: RwSignal<SendStatus>,
-    rerun: impl FnOnce(String, Option<serde_json::Value>) -> bool + 'static,
+    rerun: impl FnOnce(Call) -> bool + 'static,
 ) {
     let Some(connection) = connection else {
         status.set(SendStatus::Failed(ClientError::NotConnected.to_string()));
@@ -399,9 +399,7 @@ pub fn deliver(
         match connection.answer(&id, result).await {
             Ok(()) => status.set(SendStatus::Sent),
             Err(ClientError::RequestLost) => {
-                let rerun_now = connection
-                    .call_of(&id)
-                    .is_some_and(|(method, params)| rerun(method, params));
+                let rerun_now = connection.call_of(&id).is_some_and(rerun);
                 if !rerun_now {
                     status.set(SendStatus::Failed(KEPT_FOR_THE_RERUN.into()));
                 }

@@ -15,7 +15,7 @@ use std::time::Instant;
 use mcp_elicit::driver::http::{failure_from_http, messages_from_body, MessageStream};
 use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession};
 use mcp_elicit::driver::modern::{
-    simple_answer, simple_request, ModernCall, ModernConfig, ModernStep, Original,
+    simple_answer, simple_request, ModernCall, ModernConfig, ModernStep,
 };
 use mcp_elicit::driver::DriverError;
 use mcp_elicit::schema::{compile, FieldKind, FormSpec};
@@ -24,7 +24,7 @@ use mcp_elicit::validate::{
     check_field, coerce_form, default_input, defaults, input_for_value, validate_content, RawInput,
 };
 use mcp_elicit::wire::{
-    from_raw, parse_message, CallToolResult, ClientCapabilities, DiscoverResult,
+    from_raw, parse_message, Call, CallToolResult, ClientCapabilities, DiscoverResult,
     ElicitRequestParams, ElicitResult, ElicitationComplete, GetPromptResult, InitializeResult,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     ModernResult, ReadResourceResult, RequestId, Root, UrlElicitationRequiredData,
@@ -923,7 +923,13 @@ fn run_legacy(input: &(bool, Vec<u64>)) {
             6 => {
                 let method =
                     *rng.pick(&["tools/call", "tools/list", "prompts/get", "resources/read"]);
-                if let Ok((id, _)) = s.request(method, Some(&any_json(&mut rng, 2))) {
+                let params = any_json(&mut rng, 2);
+                // A call the fuzzer's params happen to spell goes as the typed call.
+                let sent = match Call::parse(method, &params) {
+                    Ok(call) => s.call(&call),
+                    Err(_) => s.request(method, Some(&params)),
+                };
+                if let Ok((id, _)) = sent {
                     ours.push(to_value(&id));
                 }
             }
@@ -1024,22 +1030,30 @@ fn run_modern(input: &(u64, Vec<u64>)) {
         max_rounds: 1 + rng.below(12) as u32,
         ..ModernConfig::default()
     };
-    let original = match rng.below(3) {
-        0 => Original::CallTool {
-            name: text(&mut rng, 4),
-            arguments: Map::from_iter([(text(&mut rng, 3), any_json(&mut rng, 1))]),
-            input_schema: rng.chance(2).then(|| gen_schema(&mut rng)),
-        },
-        1 => Original::GetPrompt {
-            name: text(&mut rng, 4),
-            arguments: Map::new(),
-        },
-        _ => Original::ReadResource {
-            uri: text(&mut rng, 8),
-        },
+    let (call, input_schema) = match rng.below(3) {
+        0 => (
+            Call::Tool {
+                name: text(&mut rng, 4),
+                arguments: Map::from_iter([(text(&mut rng, 3), any_json(&mut rng, 1))]),
+            },
+            rng.chance(2).then(|| gen_schema(&mut rng)),
+        ),
+        1 => (
+            Call::Prompt {
+                name: text(&mut rng, 4),
+                arguments: Map::new(),
+            },
+            None,
+        ),
+        _ => (
+            Call::Resource {
+                uri: text(&mut rng, 8),
+            },
+            None,
+        ),
     };
     let first_id = rng.below(1 << 20) as i64;
-    let mut call = ModernCall::new(config.clone(), original, first_id);
+    let mut call = ModernCall::new(config.clone(), call, first_id).with_input_schema(input_schema);
     let mut keys: Vec<String> = Vec::new();
     for &op in ops {
         let mut rng = Rng::new(op);

@@ -6,7 +6,7 @@
 //! ```text
 //!   initialize_request() ──POST──▶            on_http_status(id, status, mcp-session-id header)
 //!   on_message(text) ─▶ Initialized{notification}   send `notification` (notifications/initialized)
-//!   request(method, params) ──POST──▶          each message of its SSE/JSON body → on_message:
+//!   call(call) or request(method, params) ──POST──▶   each message of its SSE/JSON body → on_message:
 //!       ─▶ Response{id, result}                 our answer
 //!       ─▶ Failed{id, error}                    a JSON-RPC error (-32042 carries its URL elicitations)
 //!       ─▶ Elicit{id, params}                   show it; POST answer_elicitation(id, result)
@@ -29,7 +29,7 @@
 //!
 //! ```
 //! use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession};
-//! use mcp_elicit::wire::{ElicitResult, RequestId};
+//! use mcp_elicit::wire::{Call, ElicitResult, RequestId};
 //!
 //! let mut s = LegacySession::new(LegacyConfig::default());
 //! let _init = s.initialize_request().unwrap(); // POST it
@@ -38,7 +38,8 @@
 //!     "capabilities":{},"serverInfo":{"name":"demo","version":"1"}}}"#);
 //! let LegacyEvent::Initialized { notification: _, .. } = ev else { panic!() };
 //! // POST notification; then:
-//! let (id, call) = s.request("tools/call", Some(&serde_json::json!({"name":"t","arguments":{}}))).unwrap();
+//! let tool = Call::Tool { name: "t".into(), arguments: serde_json::Map::new() };
+//! let (id, call) = s.call(&tool).unwrap();
 //! assert_eq!(call.header("Mcp-Session-Id"), Some("session-1"));
 //! // On that POST's SSE stream the server asks something, then answers:
 //! let ev = s.on_message(r#"{"jsonrpc":"2.0","id":7,"method":"elicitation/create",
@@ -60,7 +61,7 @@ use super::DriverError;
 use crate::wire::jsonrpc::{error_body, notification_body, request_body, result_body};
 use crate::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
 use crate::wire::{
-    codes, from_raw, parse_message, ClientCapabilities, ElicitRequestParams, ElicitResult,
+    codes, from_raw, parse_message, Call, ClientCapabilities, ElicitRequestParams, ElicitResult,
     ElicitationComplete, ErrorObject, Implementation, Incoming, InitializeResult, ListRootsResult,
     RequestId, Root,
 };
@@ -308,11 +309,25 @@ impl LegacySession {
         }
     }
 
-    /// A request in the session; returns its id so the caller can match the answer.
+    /// A request in the session; returns its id so the caller can match the answer. For a
+    /// request that may ask the person for input, [`call`](Self::call) writes its params.
     pub fn request(
         &mut self,
         method: &str,
         params: Option<&Value>,
+    ) -> Result<(RequestId, HttpRequest), DriverError> {
+        self.send_request(method, params)
+    }
+
+    /// The request that makes `call` in the session, as [`request`](Self::request).
+    pub fn call(&mut self, call: &Call) -> Result<(RequestId, HttpRequest), DriverError> {
+        self.send_request(call.method(), Some(&call.params()))
+    }
+
+    fn send_request<P: serde::Serialize>(
+        &mut self,
+        method: &str,
+        params: Option<&P>,
     ) -> Result<(RequestId, HttpRequest), DriverError> {
         self.ready()?;
         let id = self.allocate_id();
@@ -691,9 +706,9 @@ impl LegacySession {
 /// stream carried it. It decides where an answer may go:
 ///
 /// ```text
-///   start_run(method, params) ─▶ (RunId, expired)   a request (call) begins: it claims
-///                                           the answers kept for its call; those kept for
-///                                           other calls expire (say so on their cards)
+///   start_run(call) ─▶ (RunId, expired)     a call ([`Call`]) begins: it claims the
+///                                           answers kept for it; those kept for other
+///                                           calls expire (say so on their cards)
 ///   arrive(epoch, id, params, run) ─▶ Show{route}         a new card
 ///                                  ─▶ Replay{route, answer}  the re-run asks a question whose
 ///                                      answer was kept: POST it (the card is now bound here)
@@ -710,28 +725,28 @@ impl LegacySession {
 ///
 /// A restarted server numbers its requests from 0 again, so an id alone names a different
 /// question on the new session: an answer is sent only on the session its card came on. A
-/// kept answer waits for the next call made: when that is its own call again (same method
-/// and params), it is replayed into that run only, to an identical question, at most once;
+/// kept answer waits for the next call made: when that is its own call again (an equal
+/// [`Call`]), it is replayed into that run only, to an identical question, at most once;
 /// when that run ends without asking it, or the next call made is another one, the answer
 /// expires (the card says so and Submit keeps it again). At most [`MAX_KEPT_ANSWERS`] are
 /// kept at once.
 ///
 /// ```
 /// use mcp_elicit::driver::legacy::{AnswerPlan, Arrival, Elicitations};
-/// use mcp_elicit::wire::{ElicitRequestParams, ElicitResult, RequestId};
+/// use mcp_elicit::wire::{Call, ElicitRequestParams, ElicitResult, RequestId};
 ///
 /// let params: ElicitRequestParams = serde_json::from_str(
 ///     r#"{"message":"Sure?","requestedSchema":{"type":"object","properties":{}}}"#).unwrap();
 /// let mut book = Elicitations::new(64);
-/// let call = serde_json::json!({"name": "t"});
-/// let (run, _) = book.start_run("tools/call", Some(&call));
+/// let call = Call::Tool { name: "t".into(), arguments: serde_json::Map::new() };
+/// let (run, _) = book.start_run(&call);
 /// let Arrival::Show { route } = book.arrive(1, RequestId::Number(0), params.clone(), Some(run))
 /// else { panic!() };
 /// // The server restarted; another request renewed the session (epoch 2).
 /// assert!(matches!(book.plan_answer(&route, 2, &ElicitResult::cancel()), AnswerPlan::Lost { .. }));
 /// book.finish_run(run);
 /// // The call is made again and asks the same question (id 0 again, on the new session).
-/// let (rerun, expired) = book.start_run("tools/call", Some(&call));
+/// let (rerun, expired) = book.start_run(&call);
 /// assert!(expired.is_empty());
 /// let Arrival::Replay { route: card, answer } = book.arrive(2, RequestId::Number(0), params, Some(rerun))
 /// else { panic!() };
@@ -743,7 +758,7 @@ pub struct Elicitations {
     /// (epoch, server id) → route, for the cards bound to a live request.
     by_wire: HashMap<(u64, RequestId), String>,
     /// The calls running now.
-    runs: HashMap<RunId, CallKey>,
+    runs: HashMap<RunId, Call>,
     next_run: u64,
     /// Orders kept answers, so the oldest goes first beyond [`MAX_KEPT_ANSWERS`].
     next_kept: u64,
@@ -759,18 +774,12 @@ pub const MAX_KEPT_ANSWERS: usize = 16;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RunId(u64);
 
-/// What identifies a call across runs: its method and params.
-#[derive(Debug, Clone, PartialEq)]
-struct CallKey {
-    method: String,
-    params: Option<Value>,
-}
-
 #[derive(Debug, Clone)]
 struct Card {
     params: ElicitRequestParams,
-    /// The call whose stream carried the request (none for the GET stream).
-    call: Option<CallKey>,
+    /// The call whose stream carried the request (none for the GET stream); a re-run is
+    /// the same call again (equal name, arguments or URI).
+    call: Option<Call>,
     state: CardState,
 }
 
@@ -846,18 +855,13 @@ impl Elicitations {
         self.cards.is_empty()
     }
 
-    /// A request (`tools/call`, `prompts/get`, ...) begins: it claims the answers kept for
-    /// an earlier run of the same call that no run has claimed yet. Answers kept for other
+    /// `call` begins: it claims the answers kept for an earlier run of the same call that no run has claimed yet. Answers kept for other
     /// calls expire: this is not the re-run they wait for (after a restart the re-run
     /// comes first, so an answer cannot wait behind other calls forever). Returns the run
     /// and the routes of the expired cards, to say so on them.
-    pub fn start_run(&mut self, method: &str, params: Option<&Value>) -> (RunId, Vec<String>) {
+    pub fn start_run(&mut self, call: &Call) -> (RunId, Vec<String>) {
         let run = RunId(self.next_run);
         self.next_run = self.next_run.wrapping_add(1);
-        let key = CallKey {
-            method: method.to_owned(),
-            params: params.cloned(),
-        };
         let mut expired = Vec::new();
         for (route, card) in self.cards.iter_mut() {
             let CardState::Kept { claimed, .. } = &mut card.state else {
@@ -866,7 +870,7 @@ impl Elicitations {
             if claimed.is_some() {
                 continue;
             }
-            if card.call.as_ref() == Some(&key) {
+            if card.call.as_ref() == Some(call) {
                 *claimed = Some(run);
             } else {
                 card.state = CardState::Expired;
@@ -874,7 +878,7 @@ impl Elicitations {
             }
         }
         expired.sort();
-        self.runs.insert(run, key);
+        self.runs.insert(run, call.clone());
         (run, expired)
     }
 
@@ -956,12 +960,11 @@ impl Elicitations {
         Arrival::Show { route }
     }
 
-    /// The method and params of the call whose stream carried the card `route`: what to
-    /// make again so a kept answer reaches its own question (`None`: no such card, or it
-    /// came on the GET stream, outside any call).
-    pub fn call_of(&self, route: &str) -> Option<(&str, Option<&Value>)> {
-        let call = self.cards.get(route)?.call.as_ref()?;
-        Some((call.method.as_str(), call.params.as_ref()))
+    /// The call whose stream carried the card `route`: what to make again so a kept answer
+    /// reaches its own question (`None`: no such card, or it came on the GET stream,
+    /// outside any call).
+    pub fn call_of(&self, route: &str) -> Option<&Call> {
+        self.cards.get(route)?.call.as_ref()
     }
 
     /// Where the answer to the card `route` may go, the session now being that of

@@ -71,12 +71,12 @@
 //! # Example
 //!
 //! ```
-//! use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep, Original};
-//! use mcp_elicit::wire::ElicitResult;
+//! use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep};
+//! use mcp_elicit::wire::{Call, ElicitResult};
 //!
 //! let mut call = ModernCall::new(
 //!     ModernConfig::default(),
-//!     Original::ReadResource { uri: "res://report".into() },
+//!     Call::Resource { uri: "res://report".into() },
 //!     1,
 //! );
 //! let first = call.request().unwrap(); // POST first.body with first.headers
@@ -106,9 +106,9 @@ use crate::wire::input::InputRequest;
 use crate::wire::jsonrpc::request_body;
 use crate::wire::meta::{server_info, MODERN_PROTOCOL_VERSION};
 use crate::wire::{
-    parse_message, ClientCapabilities, ElicitRequestParams, ElicitResult, Implementation, Incoming,
-    InputResponse, InputResponses, ListRootsResult, ModernResult, RequestId, RequestMeta, Root,
-    WireError,
+    parse_message, Call, CallParams, ClientCapabilities, ElicitRequestParams, ElicitResult,
+    Implementation, Incoming, InputResponse, InputResponses, ListRootsResult, ModernResult,
+    RequestId, RequestMeta, Root, WireError,
 };
 
 /// The SDK client's default round bound.
@@ -165,63 +165,6 @@ impl ModernConfig {
             protocol_version: self.protocol_version.clone(),
             client_info: self.client_info.clone(),
             client_capabilities: self.capabilities.clone(),
-        }
-    }
-}
-
-/// The request being driven.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Original {
-    /// `tools/call`. `input_schema` is the tool's schema from `tools/list`,
-    /// used for `Mcp-Param-*` headers (`None`: no such headers).
-    CallTool {
-        name: String,
-        arguments: Map<String, Value>,
-        input_schema: Option<Value>,
-    },
-    /// `prompts/get` (arguments are strings in the spec; kept as JSON).
-    GetPrompt {
-        name: String,
-        arguments: Map<String, Value>,
-    },
-    /// `resources/read`.
-    ReadResource { uri: String },
-}
-
-impl Original {
-    pub fn method(&self) -> &'static str {
-        match self {
-            Original::CallTool { .. } => "tools/call",
-            Original::GetPrompt { .. } => "prompts/get",
-            Original::ReadResource { .. } => "resources/read",
-        }
-    }
-
-    /// The request's own params (`name` and `arguments`, or `uri`), without the
-    /// modern era's `_meta`, `inputResponses` and `requestState`: what a legacy
-    /// session sends for it.
-    pub fn params(&self) -> Map<String, Value> {
-        let mut params = Map::new();
-        match self {
-            Original::CallTool {
-                name, arguments, ..
-            }
-            | Original::GetPrompt { name, arguments } => {
-                params.insert("name".into(), Value::String(name.clone()));
-                params.insert("arguments".into(), Value::Object(arguments.clone()));
-            }
-            Original::ReadResource { uri } => {
-                params.insert("uri".into(), Value::String(uri.clone()));
-            }
-        }
-        params
-    }
-
-    /// The value mirrored in `Mcp-Name`.
-    fn name(&self) -> &str {
-        match self {
-            Original::CallTool { name, .. } | Original::GetPrompt { name, .. } => name,
-            Original::ReadResource { uri } => uri,
         }
     }
 }
@@ -316,7 +259,10 @@ struct Round {
 #[derive(Debug, Clone)]
 pub struct ModernCall {
     config: ModernConfig,
-    original: Original,
+    call: Call,
+    /// The tool's `inputSchema` from `tools/list`, for a `tools/call`'s `Mcp-Param-*`
+    /// headers (`None`: no such headers).
+    input_schema: Option<Value>,
     next_id: i64,
     phase: Phase,
     /// `input_required` rounds seen so far.
@@ -325,14 +271,11 @@ pub struct ModernCall {
     round: Round,
 }
 
+/// A round's params: the call's own, then what the modern era adds.
 #[derive(Serialize)]
 struct Params<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    name: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    uri: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    arguments: Option<&'a Map<String, Value>>,
+    #[serde(flatten)]
+    call: CallParams<'a>,
     #[serde(rename = "inputResponses", skip_serializing_if = "Option::is_none")]
     input_responses: Option<&'a InputResponses>,
     #[serde(rename = "requestState", skip_serializing_if = "Option::is_none")]
@@ -343,10 +286,11 @@ struct Params<'a> {
 
 impl ModernCall {
     /// A call whose JSON-RPC ids start at `first_id` (one per round).
-    pub fn new(config: ModernConfig, original: Original, first_id: i64) -> Self {
+    pub fn new(config: ModernConfig, call: Call, first_id: i64) -> Self {
         ModernCall {
             config,
-            original,
+            call,
+            input_schema: None,
             next_id: first_id,
             phase: Phase::Ready,
             rounds: 0,
@@ -403,24 +347,13 @@ impl ModernCall {
         }
         let id = RequestId::Number(self.next_id);
         self.next_id = self.next_id.saturating_add(1);
-        let (name, uri, arguments) = match &self.original {
-            Original::CallTool {
-                name, arguments, ..
-            }
-            | Original::GetPrompt { name, arguments } => {
-                (Some(name.as_str()), None, Some(arguments))
-            }
-            Original::ReadResource { uri } => (None, Some(uri.as_str()), None),
-        };
         let params = Params {
-            name,
-            uri,
-            arguments,
+            call: self.call.params(),
             input_responses: (!self.round.responses.is_empty()).then_some(&self.round.responses),
             request_state: self.round.request_state.as_deref(),
             meta: self.config.request_meta(),
         };
-        let method = self.original.method();
+        let method = self.call.method();
         let body = request_body(&id, method, Some(&params))?;
         let mut req = HttpRequest::post(body)
             .with(
@@ -428,13 +361,8 @@ impl ModernCall {
                 self.config.protocol_version.clone(),
             )
             .with(names::METHOD, method)
-            .with(names::NAME, encode_header_value(self.original.name()));
-        if let Original::CallTool {
-            arguments,
-            input_schema: Some(schema),
-            ..
-        } = &self.original
-        {
+            .with(names::NAME, encode_header_value(self.call.target()));
+        if let (Call::Tool { arguments, .. }, Some(schema)) = (&self.call, &self.input_schema) {
             for (n, v) in param_headers(schema, arguments) {
                 req = req.with(&n, v);
             }
@@ -480,14 +408,24 @@ impl ModernCall {
         self.fail_or_refresh(error)
     }
 
+    /// The call with the tool's `inputSchema` from `tools/list`, which says which
+    /// arguments a `tools/call` mirrors into `Mcp-Param-*` headers ([`super::headers`];
+    /// `None`, as without it: no such headers). Other calls send none whatever it is.
+    pub fn with_input_schema(mut self, schema: Option<Value>) -> Self {
+        self.input_schema = schema;
+        self
+    }
+
     /// The tool's `inputSchema` from a fresh `tools/list`, after
     /// [`ModernStep::RefreshToolSchema`] (`None`: no longer listed); the next
-    /// [`request`](Self::request) sends the headers it asks for. A no-op for a
-    /// call that is not a `tools/call`.
+    /// [`request`](Self::request) sends the headers it asks for.
     pub fn set_input_schema(&mut self, schema: Option<Value>) {
-        if let Original::CallTool { input_schema, .. } = &mut self.original {
-            *input_schema = schema;
-        }
+        self.input_schema = schema;
+    }
+
+    /// The call being driven.
+    pub fn call(&self) -> &Call {
+        &self.call
     }
 
     /// The response body ended. If it carried no answer, the attempt failed
@@ -562,8 +500,8 @@ impl ModernCall {
     /// first -32020 of the round asks for a refresh; anything else goes to
     /// [`fail`](Self::fail).
     fn fail_or_refresh(&mut self, e: DriverError) -> ModernStep {
-        match (&e, &self.original) {
-            (DriverError::HeaderMismatch { .. }, Original::CallTool { name, .. })
+        match (&e, &self.call) {
+            (DriverError::HeaderMismatch { .. }, Call::Tool { name, .. })
                 if !self.round.refreshed_schema =>
             {
                 self.round.refreshed_schema = true;

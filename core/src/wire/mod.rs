@@ -5,12 +5,14 @@
 //! on context (`params`, `result`) stay raw until the driver that knows the
 //! context parses them; `requestState` is never re-serialised.
 //!
+//! - [`call`]: [`Call`], the `tools/call`, `prompts/get` and `resources/read` that may ask for input.
 //! - [`jsonrpc`]: envelopes, ids, error codes, [`parse_message`] (classifier), body builders.
 //! - [`elicit`](ElicitRequestParams): `elicitation/create` params, [`ElicitResult`], completion, -32042 data.
 //! - [`meta`]: versions, `_meta` keys, [`ClientCapabilities`], [`Implementation`].
 //! - [`input`]: [`InputRequiredResult`], [`InputRequest`], [`InputResponse`], [`ModernResult`].
 //! - [`results`]: `tools/list`, `tools/call`, `prompts/get`, `resources/read`, `initialize`, `server/discover`.
 
+pub mod call;
 pub mod catalog;
 mod elicit;
 pub mod input;
@@ -18,6 +20,7 @@ pub mod jsonrpc;
 pub mod meta;
 pub mod results;
 
+pub use call::{Call, CallParams};
 pub use catalog::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, Prompt, PromptArgument,
     Resource, ResourceTemplate,

@@ -3,7 +3,7 @@
 
 use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession, SessionState};
 use mcp_elicit::driver::{DriverError, HttpMethod};
-use mcp_elicit::wire::{ElicitRequestParams, ElicitResult, RequestId};
+use mcp_elicit::wire::{Call, ElicitRequestParams, ElicitResult, RequestId};
 use serde_json::{json, Map, Value};
 
 const INIT_RESULT: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"capabilities":{"prompts":{"listChanged":false},"resources":{"listChanged":false,"subscribe":false},"tools":{"listChanged":false}},"protocolVersion":"2025-11-25","serverInfo":{"name":"Seeds","version":""}}}"#;
@@ -71,7 +71,7 @@ fn handshake_declares_elicitation_and_then_sends_session_headers() {
 fn book_table_flow_routes_the_server_request_then_our_result() {
     let mut s = ready_session();
     let args = json!({"name":"book_table","arguments":{"date":"2025-12-25","party_size":2}});
-    let (id, _) = s.request("tools/call", Some(&args)).unwrap();
+    let (id, _) = s.call(&Call::parse("tools/call", &args).unwrap()).unwrap();
     assert_eq!(id, RequestId::Number(1));
     // The server's own id space: id 1 here too, but it is a request, not our answer.
     let ev = s.on_message(r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"form","message":"No tables for 2 on 2025-12-25. Would you like to try another date?","requestedSchema":{"properties":{"accept_alternative":{"description":"Try another date?","title":"Accept Alternative","type":"boolean"},"date":{"default":"2025-12-26","description":"Alternative date (YYYY-MM-DD)","title":"Date","type":"string"}},"required":["accept_alternative"],"title":"AlternativeDate","type":"object"}}}"#);
@@ -218,9 +218,12 @@ fn sampling_goes_to_the_host_only_when_declared_and_is_answered_or_refused() {
 fn url_elicitation_required_error_is_surfaced_with_its_elicitations() {
     let mut s = ready_session();
     let (id, _) = s
-        .request(
-            "tools/call",
-            Some(&json!({"name":"open_vault","arguments":{"vault":"v"}})),
+        .call(
+            &Call::parse(
+                "tools/call",
+                &json!({"name":"open_vault","arguments":{"vault":"v"}}),
+            )
+            .unwrap(),
         )
         .unwrap();
     let msg = format!(
@@ -336,8 +339,8 @@ fn the_get_stream_omits_an_unusable_last_event_id() {
 #[test]
 fn a_404_on_a_request_of_a_session_already_given_up_leaves_the_new_state_alone() {
     let mut s = ready_session();
-    let (first, _) = s.request("tools/call", None).unwrap();
-    let (second, _) = s.request("tools/call", None).unwrap();
+    let (first, _) = s.call(&call("a")).unwrap();
+    let (second, _) = s.call(&call("b")).unwrap();
     let not_found = br#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Session not found"}}"#;
     let ev = s.on_http_failure(Some(&first), 404, Some("application/json"), not_found);
     assert!(matches!(ev, Some(LegacyEvent::SessionExpired)), "{ev:?}");
@@ -373,8 +376,11 @@ fn question(text: &str) -> ElicitRequestParams {
     .unwrap()
 }
 
-fn call(name: &str) -> Value {
-    json!({"name": name, "arguments": {}})
+fn call(name: &str) -> Call {
+    Call::Tool {
+        name: name.into(),
+        arguments: Map::new(),
+    }
 }
 
 fn accept() -> ElicitResult {
@@ -395,14 +401,14 @@ fn shown(arrival: Arrival) -> String {
 #[test]
 fn a_card_of_an_earlier_session_is_never_answered_on_the_current_one() {
     let mut book = Elicitations::new(CARDS);
-    let (a, _) = book.start_run("tools/call", Some(&call("delete_folder")));
-    let (b, _) = book.start_run("tools/call", Some(&call("book_table")));
+    let (a, _) = book.start_run(&call("delete_folder"));
+    let (b, _) = book.start_run(&call("book_table"));
     let first = shown(book.arrive(1, RequestId::Number(0), question("A?"), Some(a)));
     let second = shown(book.arrive(1, RequestId::Number(1), question("B?"), Some(b)));
     book.finish_run(a);
     book.finish_run(b);
     // Restart; another call renews the session (epoch 2) and is asked under id 0 again.
-    let (c, _) = book.start_run("tools/call", Some(&call("other")));
+    let (c, _) = book.start_run(&call("other"));
     let third = shown(book.arrive(2, RequestId::Number(0), question("C?"), Some(c)));
     assert_ne!(third, first, "same id, other session: another card");
     assert_eq!(
@@ -430,7 +436,7 @@ fn a_card_of_an_earlier_session_is_never_answered_on_the_current_one() {
 #[test]
 fn a_kept_answer_is_replayed_only_into_the_rerun_of_its_call_and_only_once() {
     let mut book = Elicitations::new(CARDS);
-    let (run, _) = book.start_run("tools/call", Some(&call("delete_folder")));
+    let (run, _) = book.start_run(&call("delete_folder"));
     let card = shown(book.arrive(1, RequestId::Number(0), question("Sure?"), Some(run)));
     book.finish_run(run);
     assert_eq!(
@@ -440,7 +446,7 @@ fn a_kept_answer_is_replayed_only_into_the_rerun_of_its_call_and_only_once() {
     // The GET stream asking the very same question gets a card of its own.
     shown(book.arrive(2, RequestId::Number(1), question("Sure?"), None));
     // The re-run of the same call: replayed, once.
-    let (rerun, expired) = book.start_run("tools/call", Some(&call("delete_folder")));
+    let (rerun, expired) = book.start_run(&call("delete_folder"));
     assert!(expired.is_empty());
     assert_eq!(
         book.arrive(2, RequestId::Number(2), question("Sure?"), Some(rerun)),
@@ -465,23 +471,23 @@ fn a_kept_answer_is_replayed_only_into_the_rerun_of_its_call_and_only_once() {
 #[test]
 fn another_call_asking_the_same_question_gets_its_own_card_and_the_kept_answer_expires() {
     let mut book = Elicitations::new(CARDS);
-    let (run, _) = book.start_run("tools/call", Some(&call("delete_folder")));
+    let (run, _) = book.start_run(&call("delete_folder"));
     let card = shown(book.arrive(1, RequestId::Number(0), question("Sure?"), Some(run)));
     let _ = book.lost(&card, &accept());
     // The next call made is another one (same method, other params): not the re-run.
-    let (other, expired) = book.start_run("tools/call", Some(&call("other_tool")));
+    let (other, expired) = book.start_run(&call("other_tool"));
     assert_eq!(expired, vec![card.clone()], "its card is told");
     let stranger = shown(book.arrive(2, RequestId::Number(0), question("Sure?"), Some(other)));
     assert_ne!(stranger, card);
     // A later run of the card's own call replays nothing now...
-    let (late, _) = book.start_run("tools/call", Some(&call("delete_folder")));
+    let (late, _) = book.start_run(&call("delete_folder"));
     shown(book.arrive(2, RequestId::Number(1), question("Sure?"), Some(late)));
     // ...until Submit keeps the answer again.
     assert_eq!(
         book.plan_answer(&card, 2, &accept()),
         AnswerPlan::Lost { evicted: None }
     );
-    let (again, _) = book.start_run("tools/call", Some(&call("delete_folder")));
+    let (again, _) = book.start_run(&call("delete_folder"));
     assert!(matches!(
         book.arrive(2, RequestId::Number(2), question("Sure?"), Some(again)),
         Arrival::Replay { route, .. } if route == card
@@ -491,21 +497,21 @@ fn another_call_asking_the_same_question_gets_its_own_card_and_the_kept_answer_e
 #[test]
 fn a_kept_answer_expires_when_its_rerun_ends_without_asking_and_submit_keeps_it_again() {
     let mut book = Elicitations::new(CARDS);
-    let (run, _) = book.start_run("tools/call", Some(&call("t")));
+    let (run, _) = book.start_run(&call("t"));
     let card = shown(book.arrive(1, RequestId::Number(0), question("Q?"), Some(run)));
     let _ = book.lost(&card, &accept());
     // A run of the same call already under way when the answer was kept is not its re-run.
-    let (rerun, _) = book.start_run("tools/call", Some(&call("t")));
+    let (rerun, _) = book.start_run(&call("t"));
     assert_eq!(book.finish_run(run), Vec::<String>::new());
     assert_eq!(book.finish_run(rerun), vec![card.clone()], "expired");
-    let (later, _) = book.start_run("tools/call", Some(&call("t")));
+    let (later, _) = book.start_run(&call("t"));
     shown(book.arrive(2, RequestId::Number(0), question("Q?"), Some(later)));
     // Submit on the expired card keeps the answer again, for the next re-run.
     assert_eq!(
         book.plan_answer(&card, 2, &accept()),
         AnswerPlan::Lost { evicted: None }
     );
-    let (again, _) = book.start_run("tools/call", Some(&call("t")));
+    let (again, _) = book.start_run(&call("t"));
     assert!(matches!(
         book.arrive(2, RequestId::Number(1), question("Q?"), Some(again)),
         Arrival::Replay { route, .. } if route == card
@@ -517,7 +523,7 @@ fn kept_answers_are_capped_and_the_oldest_goes_first() {
     let mut book = Elicitations::new(CARDS);
     let mut cards = Vec::new();
     for n in 0..=MAX_KEPT_ANSWERS {
-        let (run, _) = book.start_run("tools/call", Some(&call(&format!("t{n}"))));
+        let (run, _) = book.start_run(&call(&format!("t{n}")));
         let id = RequestId::Number(i64::try_from(n).unwrap());
         cards.push(shown(book.arrive(1, id, question("Q?"), Some(run))));
     }
@@ -533,7 +539,7 @@ fn kept_answers_are_capped_and_the_oldest_goes_first() {
             evicted: Some(cards[0].clone())
         }
     );
-    let (rerun, _) = book.start_run("tools/call", Some(&call("t0")));
+    let (rerun, _) = book.start_run(&call("t0"));
     shown(book.arrive(2, RequestId::Number(0), question("Q?"), Some(rerun)));
 }
 
@@ -594,7 +600,7 @@ fn a_refused_elicitation_is_a_json_rpc_error_with_the_same_id() {
 #[test]
 fn responses_to_unknown_ids_are_ignored_without_disturbing_pending_requests() {
     let mut s = ready_session();
-    let (id, _) = s.request("tools/call", Some(&call("t"))).unwrap();
+    let (id, _) = s.call(&call("t")).unwrap();
     for stray in [
         r#"{"jsonrpc":"2.0","id":99,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":"1","result":{}}"#,
@@ -718,9 +724,7 @@ fn no_answer_is_built_while_a_new_session_is_being_set_up_or_after_a_404() {
     };
     assert!(s.answer_elicitation(&old, &answer).is_ok());
     // The server forgot the session (404): nothing is written for it any more.
-    let (id, _) = s
-        .request("tools/call", Some(&json!({"name": "t"})))
-        .unwrap();
+    let (id, _) = s.call(&call("t")).unwrap();
     assert!(matches!(
         s.on_http_status(Some(&id), 404, None),
         Some(LegacyEvent::SessionExpired)
@@ -774,4 +778,43 @@ fn an_expired_session_keeps_nothing_of_its_handshake() {
     assert_eq!(s.session_id(), None);
     assert_eq!(s.protocol_version(), None);
     assert!(s.server().is_none());
+}
+
+/// A call's request, byte for byte: its own params (`name`, `arguments`, or `uri`) in that
+/// order, the arguments in the order given.
+#[test]
+fn a_call_s_body_is_written_in_one_order_byte_for_byte() {
+    let mut s = ready_session();
+    let mut arguments = Map::new();
+    arguments.insert("b".into(), json!(1));
+    arguments.insert("a".into(), json!("x"));
+    let (_, tool) = s
+        .call(&Call::Tool {
+            name: "t".into(),
+            arguments,
+        })
+        .unwrap();
+    assert_eq!(
+        tool.body.as_deref(),
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"b":1,"a":"x"}}}"#
+        )
+    );
+    let (_, prompt) = s
+        .call(&Call::Prompt {
+            name: "p".into(),
+            arguments: Map::new(),
+        })
+        .unwrap();
+    assert_eq!(
+        prompt.body.as_deref(),
+        Some(
+            r#"{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"p","arguments":{}}}"#
+        )
+    );
+    let (_, read) = s.call(&Call::Resource { uri: "u".into() }).unwrap();
+    assert_eq!(
+        read.body.as_deref(),
+        Some(r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"u"}}"#)
+    );
 }

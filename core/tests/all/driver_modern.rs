@@ -1,7 +1,8 @@
 //! The modern driver: request shape, rounds, replay, back-off, refusals, bounds.
 
-use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep, Original};
+use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep};
 use mcp_elicit::driver::DriverError;
+use mcp_elicit::wire::Call;
 use mcp_elicit::wire::{CallToolResult, ElicitRequestParams, ElicitResult, Root};
 use serde_json::{json, Map, Value};
 
@@ -10,10 +11,9 @@ fn delete_folder() -> ModernCall {
     args.insert("path".into(), json!("/tmp/project"));
     ModernCall::new(
         ModernConfig::default(),
-        Original::CallTool {
+        Call::Tool {
             name: "delete_folder".into(),
             arguments: args,
-            input_schema: None,
         },
         1,
     )
@@ -134,7 +134,7 @@ fn several_requests_roots_answered_and_all_keys_replayed() {
     };
     let mut call = ModernCall::new(
         config,
-        Original::ReadResource {
+        Call::Resource {
             uri: "res://x".into(),
         },
         10,
@@ -214,7 +214,7 @@ fn the_round_bound_stops_an_endless_server() {
     };
     let mut call = ModernCall::new(
         config,
-        Original::GetPrompt {
+        Call::Prompt {
             name: "p".into(),
             arguments: Map::new(),
         },
@@ -257,7 +257,7 @@ fn sampling_is_refused_without_a_handler_and_surfaced_with_one() {
         capabilities: mcp_elicit::wire::ClientCapabilities::for_host(true),
         ..Default::default()
     };
-    let mut call = ModernCall::new(config, Original::ReadResource { uri: "u".into() }, 1);
+    let mut call = ModernCall::new(config, Call::Resource { uri: "u".into() }, 1);
     call.request().unwrap();
     let ModernStep::InputNeeded { sampling: s, .. } =
         call.on_message(&input_required(1, sampling, None))
@@ -376,13 +376,13 @@ fn x_mcp_header_arguments_are_mirrored() {
     args.insert("n".into(), json!(3));
     let mut call = ModernCall::new(
         ModernConfig::default(),
-        Original::CallTool {
+        Call::Tool {
             name: "book_in_region".into(),
             arguments: args,
-            input_schema: Some(schema),
         },
         1,
-    );
+    )
+    .with_input_schema(Some(schema));
     let req = call.request().unwrap();
     assert_eq!(
         req.header("Mcp-Param-Region"),
@@ -573,13 +573,13 @@ fn book_in_region(schema: Option<Value>) -> ModernCall {
     args.insert("party".into(), json!(2));
     ModernCall::new(
         ModernConfig::default(),
-        Original::CallTool {
+        Call::Tool {
             name: "book_in_region".into(),
             arguments: args,
-            input_schema: schema,
         },
         1,
     )
+    .with_input_schema(schema)
 }
 
 fn region_schema() -> Value {
@@ -713,11 +713,11 @@ fn the_mismatch_allowance_is_one_per_round() {
 #[test]
 fn a_header_mismatch_on_a_prompt_or_resource_is_final() {
     for original in [
-        Original::GetPrompt {
+        Call::Prompt {
             name: "p".into(),
             arguments: Map::new(),
         },
-        Original::ReadResource {
+        Call::Resource {
             uri: "res://x".into(),
         },
     ] {
@@ -782,7 +782,7 @@ fn with_sampling() -> ModernCall {
         capabilities: mcp_elicit::wire::ClientCapabilities::for_host(true),
         ..Default::default()
     };
-    ModernCall::new(config, Original::ReadResource { uri: "u".into() }, 1)
+    ModernCall::new(config, Call::Resource { uri: "u".into() }, 1)
 }
 
 /// A round is shown whole or not at all: up to the cap every request is surfaced; one
@@ -926,7 +926,7 @@ fn an_accident_in_an_automatic_step_keeps_the_round_for_a_resend() {
 fn a_call_that_failed_for_good_waits_for_nothing() {
     let mut call = ModernCall::new(
         ModernConfig::default(),
-        Original::ReadResource { uri: "u".into() },
+        Call::Resource { uri: "u".into() },
         1,
     );
     call.request().unwrap();
@@ -973,4 +973,46 @@ fn the_id_in_flight_is_the_last_request_until_its_attempt_ends() {
     };
     assert_eq!(call.in_flight(), None);
     assert_eq!(call.waiting_for(), ["__main__:confirm_delete"]);
+}
+
+/// A round's body, byte for byte: the call's own params (`name`, `arguments`, or `uri`),
+/// then `inputResponses`, the `requestState` as the server sent it, and `_meta`, in that
+/// order; the arguments in the order given.
+#[test]
+fn a_round_s_body_is_written_in_one_order_byte_for_byte() {
+    let config = ModernConfig::default();
+    let meta = serde_json::to_string(&config.request_meta()).unwrap();
+    let mut arguments = Map::new();
+    arguments.insert("b".into(), json!(1));
+    arguments.insert("a".into(), json!("x"));
+    let tool = Call::Tool {
+        name: "t".into(),
+        arguments,
+    };
+    let mut call = ModernCall::new(config.clone(), tool, 1);
+    let first = call.request().unwrap();
+    assert_eq!(
+        first.body.unwrap(),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{{"b":1,"a":"x"}},"_meta":{meta}}}}}"#
+        )
+    );
+    let asked = r#"{"q":{"method":"elicitation/create","params":{"message":"Sure?","requestedSchema":{"type":"object","properties":{}}}}}"#;
+    let step = call.on_message(&input_required(1, asked, Some(r#"{ "sealed" : 1 }"#)));
+    assert!(matches!(step, ModernStep::InputNeeded { .. }), "{step:?}");
+    assert!(call.answer("q", ElicitResult::decline()).unwrap());
+    let replay = call.request().unwrap();
+    assert_eq!(
+        replay.body.unwrap(),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"t","arguments":{{"b":1,"a":"x"}},"inputResponses":{{"q":{{"action":"decline"}}}},"requestState":{{ "sealed" : 1 }},"_meta":{meta}}}}}"#
+        )
+    );
+    let mut read = ModernCall::new(config, Call::Resource { uri: "u".into() }, 5);
+    assert_eq!(
+        read.request().unwrap().body.unwrap(),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{{"uri":"u","_meta":{meta}}}}}"#
+        )
+    );
 }

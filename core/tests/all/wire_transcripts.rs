@@ -13,8 +13,9 @@ use std::path::PathBuf;
 use mcp_elicit::driver::era::{decide_from_http_failure, decide_from_message, EraDecision};
 use mcp_elicit::driver::http::messages_from_body;
 use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession};
-use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep, Original};
+use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep};
 use mcp_elicit::driver::{DriverError, HttpMethod, HttpRequest};
+use mcp_elicit::wire::call::{Call, PROMPTS_GET, RESOURCES_READ, TOOLS_CALL};
 use mcp_elicit::wire::{
     from_raw, parse_message, CallToolResult, ClientCapabilities, DiscoverResult,
     ElicitRequestParams, ElicitResult, Incoming, InitializeResult, ListToolsResult, ModernResult,
@@ -236,13 +237,13 @@ fn run_modern(name: &str) -> Outcome {
     };
     let mut call = ModernCall::new(
         config,
-        Original::CallTool {
+        Call::Tool {
             name: tool,
             arguments,
-            input_schema,
         },
         1,
-    );
+    )
+    .with_input_schema(input_schema);
     let mut last_state: Option<String> = None;
     for (i, e) in exchanges.iter().enumerate() {
         let ours = call.request().unwrap();
@@ -363,10 +364,9 @@ fn missing_capability_names_the_capability() {
         .unwrap();
     let mut call = ModernCall::new(
         ModernConfig::default(),
-        Original::CallTool {
+        Call::Tool {
             name: "delete_folder".into(),
             arguments: Map::new(),
-            input_schema: None,
         },
         1,
     );
@@ -388,10 +388,9 @@ fn header_mismatch_is_reported_as_such() {
     let e = load("modern_header_mismatch").into_iter().next().unwrap();
     let mut call = ModernCall::new(
         ModernConfig::default(),
-        Original::CallTool {
+        Call::Tool {
             name: "delete_folder".into(),
             arguments: Map::new(),
-            input_schema: None,
         },
         1,
     );
@@ -426,10 +425,9 @@ fn header_mismatch_recovery_resends_exactly_the_recorded_request() {
     // Ids from 0: the refused attempt takes 0, the resend the recorded 1.
     let mut call = ModernCall::new(
         ModernConfig::default(),
-        Original::CallTool {
+        Call::Tool {
             name: "book_in_region".into(),
             arguments,
-            input_schema: None,
         },
         0,
     );
@@ -577,7 +575,14 @@ fn run_legacy(name: &str) -> Vec<String> {
             }
             ("POST", Some(m)) => {
                 let params = body.as_ref().unwrap().get("params").cloned();
-                let (id, ours) = s.request(m, params.as_ref()).unwrap();
+                // A call that may ask for input goes as the typed Call, its params
+                // written by serde: they must come out as the SDK's were recorded.
+                let (id, ours) = if [TOOLS_CALL, PROMPTS_GET, RESOURCES_READ].contains(&m) {
+                    let call = Call::parse(m, params.as_ref().unwrap()).unwrap();
+                    s.call(&call).unwrap()
+                } else {
+                    s.request(m, params.as_ref()).unwrap()
+                };
                 assert_same_request(&ours, e, &what);
                 if e.status >= 400 {
                     match s.on_http_failure(

@@ -200,11 +200,90 @@ fn incoming_round_trips_byte_exact_raw_parts() {
 }
 
 /// proptest is a native-only dev-dependency.
+/// A call's params as serde writes them (the same bytes in both eras: the transcripts check
+/// them against the SDK's), read back to the same call.
+#[test]
+fn a_call_writes_its_own_params_and_reads_them_back() {
+    use mcp_elicit::wire::Call;
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("b".into(), serde_json::json!(2));
+    arguments.insert("a".into(), serde_json::json!([1]));
+    for (call, method, target, params) in [
+        (
+            Call::Tool {
+                name: "t".into(),
+                arguments: arguments.clone(),
+            },
+            "tools/call",
+            "t",
+            r#"{"name":"t","arguments":{"b":2,"a":[1]}}"#,
+        ),
+        (
+            Call::Prompt {
+                name: "p".into(),
+                arguments: serde_json::Map::new(),
+            },
+            "prompts/get",
+            "p",
+            r#"{"name":"p","arguments":{}}"#,
+        ),
+        (
+            Call::Resource {
+                uri: "res://x?y=1".into(),
+            },
+            "resources/read",
+            "res://x?y=1",
+            r#"{"uri":"res://x?y=1"}"#,
+        ),
+    ] {
+        assert_eq!(call.method(), method);
+        assert_eq!(call.target(), target);
+        let written = serde_json::to_string(&call.params()).unwrap();
+        assert_eq!(written, params);
+        let read = Call::parse(method, &serde_json::from_str(&written).unwrap()).unwrap();
+        assert_eq!(read, call, "{method}");
+    }
+}
+
+#[test]
+fn a_call_is_read_leniently_but_never_guessed() {
+    use mcp_elicit::wire::Call;
+    use serde_json::json;
+    // Absent arguments are none; fields the call does not carry (`_meta`) are ignored.
+    assert_eq!(
+        Call::parse("prompts/get", &json!({"name": "p", "_meta": {"k": 1}})).unwrap(),
+        Call::Prompt {
+            name: "p".into(),
+            arguments: serde_json::Map::new()
+        }
+    );
+    for (method, params, said) in [
+        ("tools/call", json!({"arguments": {}}), "name"),
+        ("tools/call", json!({"name": 7}), "tools/call"),
+        (
+            "tools/call",
+            json!({"name": "t", "arguments": [1]}),
+            "tools/call",
+        ),
+        ("prompts/get", json!("p"), "prompts/get"),
+        ("resources/read", json!({"name": "r"}), "uri"),
+        ("tools/list", json!({}), "tools/list"),
+    ] {
+        let err = Call::parse(method, &params).unwrap_err();
+        assert!(
+            err.message.contains(said),
+            "{method} {params}: {}",
+            err.message
+        );
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod never_panic {
     use mcp_elicit::driver::legacy::{LegacyConfig, LegacySession};
-    use mcp_elicit::driver::modern::{ModernCall, ModernConfig, Original};
+    use mcp_elicit::driver::modern::{ModernCall, ModernConfig};
     use mcp_elicit::wire::parse_message;
+    use mcp_elicit::wire::Call;
     use proptest::prelude::*;
 
     fn json_text() -> impl Strategy<Value = String> {
@@ -253,7 +332,7 @@ mod never_panic {
         #[test]
         fn random_messages_never_panic_the_classifier_or_the_machines(text in json_text()) {
             let _ = parse_message(&text).map(|m| m.to_json());
-            let mut call = ModernCall::new(ModernConfig::default(), Original::ReadResource { uri: "u".into() }, 1);
+            let mut call = ModernCall::new(ModernConfig::default(), Call::Resource { uri: "u".into() }, 1);
             let _ = call.request();
             let _ = call.on_message(&text);
             let _ = call.on_message(&format!(r#"{{"jsonrpc":"2.0","id":1,"result":{text}}}"#));

@@ -6,7 +6,8 @@
 
 use mcp_elicit::driver::http::{messages_from_body, MessageStream};
 use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession};
-use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep, Original};
+use mcp_elicit::driver::modern::{ModernCall, ModernConfig, ModernStep};
+use mcp_elicit::wire::Call;
 use mcp_elicit::wire::{from_raw, CallToolResult, ElicitResult, RequestId};
 use serde_json::{Map, Value};
 use wasm_bindgen_test::*;
@@ -55,10 +56,9 @@ fn modern_round_trip_with_byte_exact_state() {
     args.insert("path".into(), Value::String("/tmp/project".into()));
     let mut call = ModernCall::new(
         ModernConfig::default(),
-        Original::CallTool {
+        Call::Tool {
             name: "delete_folder".into(),
             arguments: args,
-            input_schema: None,
         },
         1,
     );
@@ -113,7 +113,9 @@ fn legacy_handshake_and_book_table() {
     let params: Value = serde_json::from_str::<Value>(ex[3]["request"]["body"].as_str().unwrap())
         .unwrap()["params"]
         .clone();
-    let (id, _) = s.request("tools/call", Some(&params)).unwrap();
+    let (id, _) = s
+        .call(&Call::parse("tools/call", &params).unwrap())
+        .unwrap();
     let mut texts = response_messages(&ex[3]).into_iter();
     let LegacyEvent::Elicit { id: eid, .. } = s.on_message(&texts.next().unwrap()) else {
         panic!()

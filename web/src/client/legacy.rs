@@ -26,7 +26,7 @@ use mcp_elicit::driver::legacy::{
 use mcp_elicit::driver::{DriverError, HttpRequest};
 use mcp_elicit::wire::jsonrpc::quote;
 use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
-use mcp_elicit::wire::{ElicitRequestParams, ElicitResult, RequestId};
+use mcp_elicit::wire::{Call, ElicitRequestParams, ElicitResult, RequestId};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use web_sys::AbortController;
@@ -48,10 +48,26 @@ pub const MAX_SAMPLING_IN_FLIGHT: usize = 4;
 /// not shown: one notice says how many were left out.
 pub const MAX_REQUIRED_URLS_PER_ERROR: usize = 64;
 
-/// The methods whose runs may ask the person and be made again for a lost answer: only
-/// they start a run in the [`Elicitations`] book (a run expires the answers kept for other
-/// calls, so a listing in between must not).
-const CALLS_THAT_ASK: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+/// What one request of the session sends.
+#[derive(Clone, Copy)]
+enum Outgoing<'a> {
+    /// A call that may ask the person, in its `run` of the [`Elicitations`] book: the
+    /// cards its stream carries belong to it, and a lost answer waits for it to be made
+    /// again.
+    Call { call: &'a Call, run: RunId },
+    /// Any other request (a listing): it asks nothing and starts no run, so it leaves the
+    /// kept answers to the re-run they wait for.
+    Other { method: &'a str, params: &'a Value },
+}
+
+impl Outgoing<'_> {
+    fn run(self) -> Option<RunId> {
+        match self {
+            Outgoing::Call { run, .. } => Some(run),
+            Outgoing::Other { .. } => None,
+        }
+    }
+}
 
 /// A legacy session. Cheap to clone; all clones share the session.
 #[derive(Clone)]
@@ -241,33 +257,36 @@ impl LegacySession {
         Ok(Some(err))
     }
 
-    /// Sends `method` and waits for its result, handling server requests on the way. An
-    /// expired session is re-initialised once, with a notice, and the request resent.
+    /// Sends `method` (a request that asks nothing: `tools/list`, ...; a call that may ask
+    /// goes through [`call`](Self::call)) and waits for its result, handling server requests
+    /// on the way. An expired session is re-initialised once, with a notice, and the
+    /// request resent.
     pub async fn request(
         &self,
         method: &str,
         params: Map<String, Value>,
     ) -> Result<Box<RawValue>, ClientError> {
         let params = Value::Object(params);
-        if !CALLS_THAT_ASK.contains(&method) {
-            // A listing asks the person nothing and is never re-run for a lost answer:
-            // it leaves the kept answers to the re-run they wait for.
-            return self.request_in_run(method, &params, None).await;
-        }
+        self.request_in_session(Outgoing::Other {
+            method,
+            params: &params,
+        })
+        .await
+    }
+
+    /// Makes `call` and waits for its result, as [`request`](Self::request) does, in a run
+    /// of its own: the cards its stream carries belong to it.
+    pub async fn call(&self, call: &Call) -> Result<Box<RawValue>, ClientError> {
         // This run may replay the answers kept for an earlier run of the same call; those
         // kept for other calls expire now, and those it never gets to replay when it ends
         // (their cards say so).
-        let (run, expired) = self
-            .inner
-            .book
-            .borrow_mut()
-            .start_run(method, Some(&params));
+        let (run, expired) = self.inner.book.borrow_mut().start_run(call);
         self.say_expired(
             expired,
             "The server restarted and lost the request this answer was for, and another \
              call was made before that call was made again, so your answer was not sent.",
         );
-        let outcome = self.request_in_run(method, &params, Some(run)).await;
+        let outcome = self.request_in_session(Outgoing::Call { call, run }).await;
         let expired = self.inner.book.borrow_mut().finish_run(run);
         self.say_expired(
             expired,
@@ -287,12 +306,7 @@ impl LegacySession {
         }
     }
 
-    async fn request_in_run(
-        &self,
-        method: &str,
-        params: &Value,
-        run: Option<RunId>,
-    ) -> Result<Box<RawValue>, ClientError> {
+    async fn request_in_session(&self, what: Outgoing<'_>) -> Result<Box<RawValue>, ClientError> {
         // A renewal under way (another request met the expired session) ends first; a
         // session left unusable (a failed renewal, a 404 on an automatic reply) is set up
         // again before anything is sent on it.
@@ -308,7 +322,7 @@ impl LegacySession {
             }
         }
         let epoch = self.inner.epoch.get();
-        match self.request_once(method, params, run).await {
+        match self.request_once(what).await {
             Err(ClientError::Driver(DriverError::SessionExpired)) => {
                 if self.renew(epoch).await? {
                     (self.inner.sink)(ClientEvent::Notice(
@@ -317,7 +331,7 @@ impl LegacySession {
                             .into(),
                     ));
                 }
-                self.request_once(method, params, run).await
+                self.request_once(what).await
             }
             other => other,
         }
@@ -335,19 +349,17 @@ impl LegacySession {
         Ok(true)
     }
 
-    async fn request_once(
-        &self,
-        method: &str,
-        params: &Value,
-        run: Option<RunId>,
-    ) -> Result<Box<RawValue>, ClientError> {
+    async fn request_once(&self, what: Outgoing<'_>) -> Result<Box<RawValue>, ClientError> {
         // The session this request is sent on: what its stream carries belongs to it.
         let epoch = self.inner.epoch.get();
-        let (id, request) = self
-            .inner
-            .machine
-            .borrow_mut()
-            .request(method, Some(params))?;
+        let run = what.run();
+        let (id, request) = {
+            let mut machine = self.inner.machine.borrow_mut();
+            match what {
+                Outgoing::Call { call, .. } => machine.call(call),
+                Outgoing::Other { method, params } => machine.request(method, Some(params)),
+            }
+        }?;
         let mut response = self.send(&request).await?;
         if let Some(err) = self.status_failure(Some(&id), &mut response).await? {
             if let ClientError::Driver(error) = &err {
@@ -634,12 +646,10 @@ impl LegacySession {
         }
     }
 
-    /// The method and params of the call the card `id` belongs to (see
-    /// [`Elicitations::call_of`]): the call to make again after [`ClientError::RequestLost`].
-    pub fn call_of(&self, id: &str) -> Option<(String, Option<Value>)> {
-        let book = self.inner.book.borrow();
-        let (method, params) = book.call_of(id)?;
-        Some((method.to_owned(), params.cloned()))
+    /// The call the card `id` belongs to (see [`Elicitations::call_of`]): the call to make
+    /// again after [`ClientError::RequestLost`].
+    pub fn call_of(&self, id: &str) -> Option<Call> {
+        self.inner.book.borrow().call_of(id).cloned()
     }
 
     /// The card `id` can never be answered (its request was lost outside any call): the

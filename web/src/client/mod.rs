@@ -22,6 +22,7 @@ use mcp_elicit::driver::era::{EraStep, Negotiation};
 use mcp_elicit::driver::modern::ModernConfig;
 use mcp_elicit::driver::{DriverError, HttpRequest};
 use mcp_elicit::wire::meta::{server_info, MODERN_PROTOCOL_VERSION};
+pub use mcp_elicit::wire::Call;
 use mcp_elicit::wire::{
     codes, from_raw, CallToolResult, DiscoverResult, ElicitResult, GetPromptResult,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt,
@@ -34,7 +35,7 @@ pub use config::{ClientConfig, ProtocolChoice, SamplingHandler, DEFAULT_MAX_ROUN
 pub use events::{ClientError, ClientEvent, EventSink, ServerIdentity, MAX_PENDING_CARDS};
 pub use exchange::Messages;
 pub use legacy::LegacySession;
-pub use modern::{ModernSession, Original};
+pub use modern::ModernSession;
 pub use route::URL_REQUIRED_KEY_PREFIX;
 
 /// Pages of a `*/list` request we follow before we stop (a server that loops its cursor).
@@ -176,13 +177,11 @@ impl Connection {
         arguments: Map<String, Value>,
         input_schema: Option<&Value>,
     ) -> Result<CallToolResult, ClientError> {
-        let raw = self
-            .run(Original::CallTool {
-                name: name.to_owned(),
-                arguments,
-                input_schema: input_schema.cloned(),
-            })
-            .await?;
+        let call = Call::Tool {
+            name: name.to_owned(),
+            arguments,
+        };
+        let raw = self.run(call, input_schema.cloned()).await?;
         Ok(from_raw(&raw, "tool result")?)
     }
 
@@ -192,40 +191,42 @@ impl Connection {
         name: &str,
         arguments: Map<String, Value>,
     ) -> Result<GetPromptResult, ClientError> {
-        let raw = self
-            .run(Original::GetPrompt {
-                name: name.to_owned(),
-                arguments,
-            })
-            .await?;
+        let call = Call::Prompt {
+            name: name.to_owned(),
+            arguments,
+        };
+        let raw = self.run(call, None).await?;
         Ok(from_raw(&raw, "prompt")?)
     }
 
     /// `resources/read`, run to its final result like a tool call (it may ask for input).
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
-        let raw = self
-            .run(Original::ReadResource {
-                uri: uri.to_owned(),
-            })
-            .await?;
+        let call = Call::Resource {
+            uri: uri.to_owned(),
+        };
+        let raw = self.run(call, None).await?;
         Ok(from_raw(&raw, "resource")?)
     }
 
-    /// Runs one of the requests that may ask for input (modern rounds through the core's
-    /// call machine, or one legacy request whose server requests arrive on its stream) to
-    /// its final result, as the server's raw JSON (the host API hands that to JS as the
-    /// server sent it; the typed methods above parse it).
-    pub async fn run(&self, original: Original) -> Result<Box<RawValue>, ClientError> {
+    /// Runs `call` (modern rounds through the core's call machine, or one legacy request
+    /// whose server requests arrive on its stream) to its final result, as the server's raw
+    /// JSON (the host API hands that to JS as the server sent it; the typed methods above
+    /// parse it). `input_schema` is a [`Call::Tool`]'s schema from `tools/list`: the modern
+    /// era mirrors the arguments it marks into `Mcp-Param-*` headers.
+    pub async fn run(
+        &self,
+        call: Call,
+        input_schema: Option<Value>,
+    ) -> Result<Box<RawValue>, ClientError> {
         match self {
-            Connection::Modern(s) => s.call(original).await,
-            Connection::Legacy(s) => s.request(original.method(), original.params()).await,
+            Connection::Modern(s) => s.call(call, input_schema).await,
+            Connection::Legacy(s) => s.call(&call).await,
         }
     }
 
-    /// The method and params of the call the card `id` came in, when a re-run of that
-    /// call is how its answer can still be delivered (legacy, after
-    /// [`ClientError::RequestLost`]); `None` otherwise.
-    pub fn call_of(&self, id: &str) -> Option<(String, Option<Value>)> {
+    /// The call the card `id` came in, when making that call again is how its answer can
+    /// still be delivered (legacy, after [`ClientError::RequestLost`]); `None` otherwise.
+    pub fn call_of(&self, id: &str) -> Option<Call> {
         match self {
             Connection::Modern(_) => None,
             Connection::Legacy(s) => s.call_of(id),

@@ -42,12 +42,10 @@ use mcp_elicit::driver::modern::{
     PendingSampling,
 };
 use mcp_elicit::driver::{http::failure_from_http, DriverError};
-use mcp_elicit::wire::{ElicitResult, ListToolsResult, RequestId, Tool};
+use mcp_elicit::wire::{Call, ElicitResult, ListToolsResult, RequestId, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use web_sys::{AbortController, AbortSignal};
-
-pub use mcp_elicit::driver::modern::Original;
 
 use super::config::{ClientConfig, SamplingHandler};
 use super::events::{ClientError, ClientEvent, EventSink};
@@ -192,16 +190,19 @@ impl ModernSession {
         Err(DriverError::NoResponse.into())
     }
 
-    /// Runs `original` (e.g. a `tools/call`) to its final result through as many input
-    /// rounds as the server needs, as the core's machine decides.
-    pub async fn call(&self, mut original: Original) -> Result<Box<RawValue>, ClientError> {
+    /// Runs `call` to its final result through as many input rounds as the server needs,
+    /// as the core's machine decides. `input_schema` is the tool's schema from
+    /// `tools/list` for a [`Call::Tool`] (which arguments go into `Mcp-Param-*` headers);
+    /// one fetched since after a -32020 takes its place.
+    pub async fn call(
+        &self,
+        call: Call,
+        mut input_schema: Option<Value>,
+    ) -> Result<Box<RawValue>, ClientError> {
         if self.closed.get() {
             return Err(ClientError::NotConnected);
         }
-        if let Original::CallTool {
-            name, input_schema, ..
-        } = &mut original
-        {
+        if let Call::Tool { name, .. } = &call {
             if let Some(fresh) = self.fresh_schemas.borrow().get(name.as_str()) {
                 input_schema.clone_from(fresh);
             }
@@ -209,7 +210,8 @@ impl ModernSession {
         // Unique across sessions too: cards of an abandoned connection's call must never
         // route to a call of the next one.
         let number = route::next_call();
-        let mut call = ModernCall::new(self.config.clone(), original, self.next_id.get());
+        let mut call = ModernCall::new(self.config.clone(), call, self.next_id.get())
+            .with_input_schema(input_schema);
         let outcome = self.drive(number, &mut call).await;
         self.rounds.borrow_mut().remove(&number);
         self.next_id.set(self.next_id.get().max(call.next_id()));

@@ -52,7 +52,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use crate::boundary::{json_to_js, value_to_js};
-use crate::client::{ClientError, Connection, Original};
+use crate::client::{Call, ClientError, Connection};
 use crate::pending::{deliver, AnswerFn, PendingList, PendingRequests};
 
 /// A live connection and the view of its pending elicitations.
@@ -159,13 +159,9 @@ impl McpClient {
             let requests = PendingRequests::new();
             // A lost answer waits for the host to make its call again.
             let on_answer: AnswerFn = Callback::new(move |(id, result, status)| {
-                deliver(
-                    slot.try_get_value().flatten(),
-                    id,
-                    result,
-                    status,
-                    |_, _| false,
-                )
+                deliver(slot.try_get_value().flatten(), id, result, status, |_| {
+                    false
+                })
             });
             (requests, on_answer)
         });
@@ -253,14 +249,13 @@ impl McpClient {
                 Connection::Modern(_) => input_schema(&connection, &cache, &name).await,
                 Connection::Legacy(_) => None,
             };
-            let original = Original::CallTool {
+            let call = Call::Tool {
                 name: name.clone(),
                 arguments,
-                input_schema: schema,
             };
             let failed =
                 |e: &dyn std::fmt::Display| js_error(format!("The call to {name} failed: {e}"));
-            let raw = connection.run(original).await.map_err(|e| failed(&e))?;
+            let raw = connection.run(call, schema).await.map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
@@ -271,14 +266,14 @@ impl McpClient {
         let connection = self.connection.clone();
         future_to_promise(async move {
             let arguments = object_arg(arguments, "getPrompt's arguments")?;
-            let original = Original::GetPrompt {
+            let call = Call::Prompt {
                 name: name.clone(),
                 arguments,
             };
             let failed = |e: &dyn std::fmt::Display| {
                 js_error(format!("Getting the prompt {name} failed: {e}"))
             };
-            let raw = connection.run(original).await.map_err(|e| failed(&e))?;
+            let raw = connection.run(call, None).await.map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
@@ -288,9 +283,9 @@ impl McpClient {
     pub fn read_resource(&self, uri: String) -> js_sys::Promise {
         let connection = self.connection.clone();
         future_to_promise(async move {
-            let original = Original::ReadResource { uri: uri.clone() };
+            let call = Call::Resource { uri: uri.clone() };
             let failed = |e: &dyn std::fmt::Display| js_error(format!("Reading {uri} failed: {e}"));
-            let raw = connection.run(original).await.map_err(|e| failed(&e))?;
+            let raw = connection.run(call, None).await.map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
         })
     }

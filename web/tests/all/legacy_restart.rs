@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use crate::ui_support::*;
 use js_sys::{Function, Reflect};
-use mcp_elicit::wire::ElicitResult;
+use mcp_elicit::wire::{Call, ElicitResult};
 use mcp_elicit_web::client::{
     ClientConfig, ClientError, ClientEvent, EventSink, LegacySession, ProtocolChoice,
 };
@@ -139,14 +139,22 @@ async fn connect() -> (LegacySession, Rc<RefCell<Seen>>) {
     (session, seen)
 }
 
+/// The `tools/call` of `name` whose server asks `Q {question}`.
+fn tool_call(name: &str, question: &str) -> Call {
+    let mut arguments = Map::new();
+    arguments.insert("q".into(), json!(question));
+    Call::Tool {
+        name: name.into(),
+        arguments,
+    }
+}
+
 /// Starts `tools/call` of `name` in the background; the server asks `Q {question}`.
 fn call(session: &LegacySession, name: &str, question: &str) {
     let session = session.clone();
-    let mut params = Map::new();
-    params.insert("name".into(), json!(name));
-    params.insert("arguments".into(), json!({ "q": question }));
+    let call = tool_call(name, question);
     wasm_bindgen_futures::spawn_local(async move {
-        let _ = session.request("tools/call", params).await;
+        let _ = session.call(&call).await;
     });
 }
 
@@ -267,10 +275,7 @@ async fn after_a_failed_renewal_an_old_card_is_not_answered_on_the_new_session()
     let a = card_of(&seen, "Q a");
     restart();
     fail_initialized(true);
-    let mut params = Map::new();
-    params.insert("name".into(), json!("b"));
-    params.insert("arguments".into(), json!({ "q": "b" }));
-    assert!(session.request("tools/call", params).await.is_err());
+    assert!(session.call(&tool_call("b", "b")).await.is_err());
     fail_initialized(false);
     assert_eq!(
         session.answer(&a, yes()).await,

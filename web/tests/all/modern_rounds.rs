@@ -10,10 +10,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use futures::FutureExt;
-use mcp_elicit::wire::ElicitResult;
+use mcp_elicit::wire::{Call, ElicitResult};
 use mcp_elicit_web::client::{
-    ClientConfig, ClientError, ClientEvent, ModernSession, Original, ProtocolChoice,
-    SamplingHandler,
+    ClientConfig, ClientError, ClientEvent, ModernSession, ProtocolChoice, SamplingHandler,
 };
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
@@ -150,11 +149,13 @@ fn start_with(
         let (session, outcome) = (session.clone(), outcome.clone());
         wasm_bindgen_futures::spawn_local(async move {
             let result = session
-                .call(Original::CallTool {
-                    name: "keep".into(),
-                    arguments: Map::new(),
-                    input_schema: None,
-                })
+                .call(
+                    Call::Tool {
+                        name: "keep".into(),
+                        arguments: Map::new(),
+                    },
+                    None,
+                )
                 .await;
             *outcome.borrow_mut() = Some(result);
         });

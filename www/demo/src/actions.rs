@@ -3,14 +3,14 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use mcp_elicit::wire::ElicitResult;
+use mcp_elicit::wire::{Call, ElicitResult};
 use mcp_elicit_web::client::{ClientConfig, Connection};
 use mcp_elicit_web::components::SendStatus;
 use mcp_elicit_web::pending::deliver;
 
 use crate::query::Prefill;
 use crate::state::{
-    first_of_each, is_current, next_ticket, AppState, ConnStatus, Outcome, Request,
+    describe, first_of_each, is_current, next_ticket, AppState, ConnStatus, Outcome,
 };
 
 /// Whether `url` is an absolute `http:` / `https:` URL. (`localhost:8001/mcp` parses,
@@ -152,9 +152,9 @@ pub fn disconnect(state: AppState) {
     state.status.set(ConnStatus::Idle);
 }
 
-/// Runs `request` and shows its final result (or the error) when it ends, unless another
+/// Makes `call` and shows its final result (or the error) when it ends, unless another
 /// run started meanwhile: `tool-result` is the latest call's, whichever ends last.
-pub fn run(state: AppState, request: Request) {
+pub fn run(state: AppState, call: Call) {
     let Some(connection) = state.connection.get_value() else {
         state.alert.set(Some("Connect to a server first.".into()));
         return;
@@ -162,11 +162,11 @@ pub fn run(state: AppState, request: Request) {
     let ticket = next_ticket(state.runs);
     state.alert.set(None);
     state.result.set(None);
-    state.last_call.set(Some(request.clone()));
+    state.last_call.set(Some(call.clone()));
     state.calling.set(true);
     spawn_local(async move {
-        let outcome = match &request {
-            Request::Tool { name, args } => {
+        let outcome = match &call {
+            Call::Tool { name, arguments } => {
                 let schema = state.tools.with_untracked(|tools| {
                     tools
                         .iter()
@@ -174,15 +174,15 @@ pub fn run(state: AppState, request: Request) {
                         .map(|t| t.input_schema.clone())
                 });
                 connection
-                    .call_tool(name, args.clone(), schema.as_ref())
+                    .call_tool(name, arguments.clone(), schema.as_ref())
                     .await
                     .map(Outcome::Tool)
             }
-            Request::Prompt { name, args } => connection
-                .get_prompt(name, args.clone())
+            Call::Prompt { name, arguments } => connection
+                .get_prompt(name, arguments.clone())
                 .await
                 .map(Outcome::Prompt),
-            Request::Resource { uri } => connection.read_resource(uri).await.map(Outcome::Resource),
+            Call::Resource { uri } => connection.read_resource(uri).await.map(Outcome::Resource),
         };
         if !is_current(state.runs, ticket) {
             return;
@@ -192,7 +192,7 @@ pub fn run(state: AppState, request: Request) {
             Ok(result) => state.result.set(Some(result)),
             Err(err) => state
                 .alert
-                .set(Some(format!("{} failed: {err}", request.describe()))),
+                .set(Some(format!("{} failed: {err}", describe(&call)))),
         }
     });
 }
@@ -206,12 +206,9 @@ pub fn answer(state: AppState, key: String, result: ElicitResult, status: RwSign
         key,
         result,
         status,
-        move |method, params| match Request::from_call(&method, params.as_ref()) {
-            Some(request) => {
-                run(state, request);
-                true
-            }
-            None => false,
+        move |call| {
+            run(state, call);
+            true
         },
     );
 }

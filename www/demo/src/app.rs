@@ -3,7 +3,7 @@
 //! form each, pending elicitations, the result, errors.
 
 use leptos::prelude::*;
-use mcp_elicit::wire::{CallToolResult, ContentItem, Tool};
+use mcp_elicit::wire::{Call, CallToolResult, ContentItem, Tool};
 use mcp_elicit_web::client::ProtocolChoice;
 use mcp_elicit_web::components::SchemaForm;
 use mcp_elicit_web::pending::PendingList;
@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::actions;
 use crate::catalog::{CatalogCard, CatalogList, PromptList, ResourceList};
 use crate::query::StartParams;
-use crate::state::{AppState, Outcome, Request};
+use crate::state::{AppState, Outcome};
 
 /// The whole app. `start` comes from the query string.
 #[component]
@@ -234,9 +234,9 @@ fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
             let on_submit = Callback::new(move |args: Map<String, Value>| {
                 actions::run(
                     state,
-                    Request::Tool {
+                    Call::Tool {
                         name: name.clone(),
-                        args,
+                        arguments: args,
                     },
                 )
             });
@@ -339,9 +339,9 @@ fn JsonArgsForm(state: AppState, name: String, text: String) -> impl IntoView {
         match parse_args(&args_text.get_untracked()) {
             Ok(args) => actions::run(
                 state,
-                Request::Tool {
+                Call::Tool {
                     name: name.clone(),
-                    args,
+                    arguments: args,
                 },
             ),
             Err(why) => state.alert.set(Some(why)),

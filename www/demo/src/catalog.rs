@@ -4,12 +4,12 @@
 
 use leptos::prelude::*;
 use mcp_elicit::schema::compile;
-use mcp_elicit::wire::{Prompt, Resource, ResourceTemplate};
+use mcp_elicit::wire::{Call, Prompt, Resource, ResourceTemplate};
 use mcp_elicit_web::components::SchemaForm;
 use serde_json::{Map, Value};
 
 use crate::actions;
-use crate::state::{AppState, Request};
+use crate::state::AppState;
 
 /// One of the server's lists as a section: its heading over a card per item, keyed by
 /// `key` (unique: the lists are deduplicated when set, `state::first_of_each`). Shown only
@@ -78,9 +78,9 @@ fn PromptCard(state: AppState, prompt: Prompt) -> impl IntoView {
             let on_submit = Callback::new(move |args: Map<String, Value>| {
                 actions::run(
                     state,
-                    Request::Prompt {
+                    Call::Prompt {
                         name: name.clone(),
-                        args,
+                        arguments: args,
                     },
                 )
             });
@@ -139,7 +139,7 @@ fn ResourceCard(state: AppState, resource: Resource) -> impl IntoView {
         .clone()
         .unwrap_or_else(|| resource.name.clone());
     let uri = resource.uri.clone();
-    let read = move |_| actions::run(state, Request::Resource { uri: uri.clone() });
+    let read = move |_| actions::run(state, Call::Resource { uri: uri.clone() });
     view! {
         <CatalogCard
             heading=heading
@@ -167,7 +167,7 @@ fn TemplateCard(state: AppState, template: ResourceTemplate) -> impl IntoView {
             let on_submit =
                 Callback::new(
                     move |values: Map<String, Value>| match template.expand(&values) {
-                        Ok(uri) => actions::run(state, Request::Resource { uri }),
+                        Ok(uri) => actions::run(state, Call::Resource { uri }),
                         Err(why) => state.alert.set(Some(why)),
                     },
                 );

@@ -1,14 +1,13 @@
-//! The demo app's state: the signals the view reads, and the requests it can run.
+//! The demo app's state: the signals the view reads.
 
+use crate::query::Prefill;
 use leptos::prelude::*;
 use mcp_elicit::wire::{
-    CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+    Call, CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate,
+    Tool,
 };
 use mcp_elicit_web::client::{Connection, ProtocolChoice};
 use mcp_elicit_web::pending::PendingRequests;
-use serde_json::{Map, Value};
-
-use crate::query::Prefill;
 
 /// The connection line (`[data-testid=connection-status]`).
 #[derive(Debug, Clone, PartialEq)]
@@ -30,56 +29,12 @@ impl ConnStatus {
     }
 }
 
-/// A request the user can run from the demo (each may ask for input on the way).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Request {
-    Tool {
-        name: String,
-        args: Map<String, Value>,
-    },
-    Prompt {
-        name: String,
-        args: Map<String, Value>,
-    },
-    Resource {
-        uri: String,
-    },
-}
-
-impl Request {
-    /// The request a session made as `method` with `params` (see
-    /// [`Connection::call_of`]), when it is one the demo runs.
-    pub fn from_call(method: &str, params: Option<&Value>) -> Option<Request> {
-        let params = params?.as_object()?;
-        let name = || params.get("name")?.as_str().map(str::to_owned);
-        let args = || match params.get("arguments") {
-            Some(Value::Object(args)) => Some(args.clone()),
-            None => Some(Map::new()),
-            Some(_) => None,
-        };
-        match method {
-            "tools/call" => Some(Request::Tool {
-                name: name()?,
-                args: args()?,
-            }),
-            "prompts/get" => Some(Request::Prompt {
-                name: name()?,
-                args: args()?,
-            }),
-            "resources/read" => Some(Request::Resource {
-                uri: params.get("uri")?.as_str()?.to_owned(),
-            }),
-            _ => None,
-        }
-    }
-
-    /// How the request is named in messages ("the call to X failed").
-    pub fn describe(&self) -> String {
-        match self {
-            Request::Tool { name, .. } => format!("The call to {name}"),
-            Request::Prompt { name, .. } => format!("Getting the prompt {name}"),
-            Request::Resource { uri } => format!("Reading {uri}"),
-        }
+/// How the demo names `call` in messages ("The call to X failed").
+pub fn describe(call: &Call) -> String {
+    match call {
+        Call::Tool { name, .. } => format!("The call to {name}"),
+        Call::Prompt { name, .. } => format!("Getting the prompt {name}"),
+        Call::Resource { uri } => format!("Reading {uri}"),
     }
 }
 
@@ -107,7 +62,7 @@ pub struct AppState {
     /// The error of the latest connect or call, in words (`role="alert"`).
     pub alert: RwSignal<Option<String>>,
     /// The latest request, so a -32042 (URL elicitation required) can be retried.
-    pub last_call: RwSignal<Option<Request>>,
+    pub last_call: RwSignal<Option<Call>>,
     pub calling: RwSignal<bool>,
     /// The link's tool and arguments for the connection being made (the query's `tool` /
     /// `args`): its card starts filled in with them. Nothing runs it but a click.
