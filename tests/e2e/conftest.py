@@ -11,7 +11,8 @@ shares; `www/` is only read.
   `.restart()` (same port and `requestState` key, for the fault tests).
 - `www`: `www/` served on 127.0.0.1 (`.origin`); fails, never skips, when `www/pkg` or
   `www/demo/pkg` (the wasm-bindgen outputs of `scripts/build-www`) is missing.
-- `driver`: headless Debian Chromium through Selenium, never downloading anything;
+- `driver`: headless Debian Chromium through Selenium, never downloading anything: one
+  browser per worker, each test given it as a fresh one shows itself (`Browsers`);
   `artifacts`: the git-ignored `artifacts/` directory for screenshots and logs;
   `app_url(server=..., protocol=..., tool=..., args=...)`: the demo page's URL.
 """
@@ -103,18 +104,92 @@ def app_url(www: StaticServer) -> Callable[..., str]:
 _chrome_options = chrome_options
 
 
-@pytest.fixture
-def driver(artifacts: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A fresh headless Chromium (own temporary profile) per test; a screenshot on failure."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+class Browsers:
+    """This worker's headless Chromium, started once and handed to test after test, each time
+    as a fresh browser shows itself: one tab, blank, at the default window size and
+    timeouts, no cookies or cache, no console messages from before.
 
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not path.exists():
-            pytest.fail(f"{path} is missing: run scripts/setup (installs Debian chromium and chromium-driver)")
-    profile = tempfile.mkdtemp(prefix="mcp-elicit-chromium-")
-    service = Service(executable_path=str(CHROMEDRIVER))
-    browser = webdriver.Chrome(service=service, options=chrome_options(profile))
+    A browser start costs about a second of CPU (most of a short test's setup); a new tab
+    costs a few milliseconds. What a test can change through WebDriver and CDP lives in its
+    tabs (pages, frames, emulation) and goes when they are closed; the window size, the
+    timeouts, cookies, cache and the console log are set back. A browser whose test failed,
+    or that does not come back clean, is quit; the next test gets a new one."""
+
+    def __init__(self) -> None:
+        self.browser: Any = None
+        self.profile: str | None = None
+        self.defaults: tuple[dict[str, int], Any] = ({}, None)
+        """The new browser's window size and WebDriver timeouts, given back to each test."""
+        self.used = False
+        """Whether the browser was handed out since it was last cleared."""
+
+    def take(self) -> Any:
+        """The browser, clean: cleared first if it was handed out before; started if none."""
+        if self.used:
+            self.clear()
+        if self.browser is None:
+            from selenium import webdriver
+            from selenium.webdriver.chrome.service import Service
+
+            for path in (CHROMIUM, CHROMEDRIVER):
+                if not path.exists():
+                    pytest.fail(f"{path} is missing: run scripts/setup (installs Debian chromium and chromium-driver)")
+            self.profile = tempfile.mkdtemp(prefix="mcp-elicit-chromium-")
+            service = Service(executable_path=str(CHROMEDRIVER))
+            self.browser = webdriver.Chrome(service=service, options=chrome_options(self.profile))
+            self.defaults = (self.browser.get_window_size(), self.browser.timeouts)
+        self.used = True
+        return self.browser
+
+    def clear(self) -> None:
+        """Leaves one new blank tab and nothing of what was done before; quits on any error."""
+        browser = self.browser
+        self.used = False
+        if browser is None:
+            return
+        try:
+            old = browser.window_handles
+            browser.switch_to.new_window("tab")
+            fresh = browser.current_window_handle
+            for handle in old:
+                browser.switch_to.window(handle)
+                browser.close()
+            browser.switch_to.window(fresh)
+            size, timeouts = self.defaults
+            browser.set_window_size(size["width"], size["height"])
+            browser.timeouts = timeouts
+            browser.execute_cdp_cmd("Network.clearBrowserCookies", {})
+            browser.execute_cdp_cmd("Network.clearBrowserCache", {})
+            browser.get_log("browser")  # read, so what the closed pages logged is gone
+        except Exception:  # noqa: BLE001 - a browser that cannot be cleared is replaced
+            self.quit()
+
+    def quit(self) -> None:
+        browser, self.browser = self.browser, None
+        self.used = False
+        if browser is not None:
+            try:
+                browser.quit()
+            except Exception:  # noqa: BLE001 - it may be gone already; the profile goes anyway
+                pass
+        if self.profile is not None:
+            shutil.rmtree(self.profile, ignore_errors=True)
+            self.profile = None
+
+
+@pytest.fixture(scope="session")
+def browsers() -> Iterator[Browsers]:
+    """This worker's one headless Chromium (see `Browsers`), quit at the end of the session."""
+    pool = Browsers()
+    yield pool
+    pool.quit()
+
+
+@pytest.fixture
+def driver(browsers: Browsers, artifacts: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Headless Chromium as a fresh browser shows itself (`Browsers`: one blank tab, no
+    state left by another test); a screenshot on failure."""
+    browser = browsers.take()
     try:
         yield browser
     finally:
@@ -125,8 +200,9 @@ def driver(artifacts: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
                 browser.save_screenshot(str(artifacts / f"failed-{name}.png"))
             except Exception:  # noqa: BLE001 - a failed screenshot must not hide the test failure
                 pass
-        browser.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+            browsers.quit()
+        else:
+            browsers.clear()
 
 
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from demo_server.texts import ClientRequests
-from harness import wait_text
+from harness import wait_for
 from test_demo_flows import LEGACY, MODERN
 from test_host_client import open_host
 
@@ -118,6 +118,18 @@ def test_legacy_sampling_handler_returning_a_cycle_is_refused_in_words(
     assert value is not None, got
     call = value["call"]
     assert "rejected" in call or call["result"].get("isError") is True, got
-    notice = wait_text(driver, "#cyclic-sampling .notice[role=status]", "the sampling handler's result").text
+    # Read in the wait: the notice may be rendered again between finding it and reading it.
+    notice = wait_for(
+        driver,
+        lambda d: next(
+            (
+                e.text
+                for e in d.find_elements("css selector", "#cyclic-sampling .notice[role=status]")
+                if "the sampling handler's result" in e.text
+            ),
+            None,
+        ),
+        "the sampling handler's result in the notice",
+    )
     assert "/content/owner" in notice and "cycle" in notice, notice
     assert value["after"] == ClientRequests.NO_ROOTS, got
