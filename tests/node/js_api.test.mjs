@@ -177,6 +177,25 @@ test("compileValidator answers what validateContent answers, call after call", (
       assert.deepEqual(validator.validate(content), validateContent(booking, content));
     }
   }
+  // Both paths share their code, so the equality above would hold through a change of
+  // wording in both: the answers are also pinned, word for word.
+  const refused = (field, code, message) => ({ ok: false, errors: [{ field, code, message }] });
+  assert.deepEqual(validator.validate({ accept_alternative: "yes", extra: 1 }), {
+    ok: false,
+    errors: [
+      { field: "accept_alternative", code: "type", message: "Must be true or false." },
+      { field: "extra", code: "unknownField", message: 'This form has no field named "extra".' },
+    ],
+  });
+  assert.deepEqual(validator.validate({}), refused("accept_alternative", "required", "This field is required."));
+  assert.deepEqual(
+    validator.validate([true]),
+    refused("", "type", "The answer must be an object mapping field names to values."),
+  );
+  assert.deepEqual(
+    validator.validate({ accept_alternative: 10n }),
+    refused("", "type", "The answer is not JSON: the member /accept_alternative is a BigInt, not JSON."),
+  );
   validator.free();
   // A freed handle throws an Error in words; the module keeps working.
   assert.throws(() => validator.validate({}), Error);
