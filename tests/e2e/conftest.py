@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from harness import CHROMEDRIVER, CHROMIUM, REPO, WWW, DemoServer, StaticServer, chrome_options
@@ -151,10 +151,18 @@ class Browsers:
             old = browser.window_handles
             browser.switch_to.new_window("tab")
             fresh = browser.current_window_handle
+            # The origins the tabs were on, whose stored data (localStorage, IndexedDB,
+            # Cache Storage, service workers) outlives the tabs.
+            origins = set()
             for handle in old:
                 browser.switch_to.window(handle)
+                url = urlsplit(browser.current_url)  # no page script is run
+                if url.scheme in ("http", "https"):
+                    origins.add(f"{url.scheme}://{url.netloc}")
                 browser.close()
             browser.switch_to.window(fresh)
+            for origin in sorted(origins):
+                browser.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
             size, timeouts = self.defaults
             browser.set_window_size(size["width"], size["height"])
             browser.timeouts = timeouts

@@ -18,6 +18,12 @@ def test_a_cleared_browser_keeps_nothing_of_the_last_test(browsers: Any, www: St
     browser.get(f"{www.origin}/embed.html")
     wait_text(browser, "h1", "Embedding example")
     browser.execute_script("window.open('about:blank', '_blank'); document.cookie = 'left=behind';")
+    # Stored data of the page's origin: localStorage and an IndexedDB database.
+    browser.execute_async_script(
+        "const done = arguments[0]; localStorage.setItem('left', 'behind'); "
+        "const open = indexedDB.open('left-behind'); open.onsuccess = () => { open.result.close(); done(); };"
+    )
+    assert browser.execute_script("return localStorage.getItem('left')") == "behind"
     browser.execute_cdp_cmd(
         "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}
     )
@@ -38,4 +44,7 @@ def test_a_cleared_browser_keeps_nothing_of_the_last_test(browsers: Any, www: St
     wait_text(again, "h1", "Embedding example")
     assert again.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches") is False
     assert again.execute_script("return document.cookie") == ""
+    assert again.execute_script("return localStorage.length") == 0
+    databases = again.execute_async_script("indexedDB.databases().then((list) => arguments[0](list.map((d) => d.name)))")
+    assert "left-behind" not in databases
     browsers.clear()
