@@ -247,27 +247,44 @@ fn text_from_js(
     }
     // A whole number of UTF-16 units, as the snippet counted them.
     let units = units as usize;
-    // Room for the text all ASCII, and 4 bytes more, so that room left over after a copy
-    // means the whole text was taken (`takeText` stops only before a character that does
-    // not fit, and none takes more than 4 bytes); otherwise, once more with room for the
-    // most any text of that length takes (3 bytes a unit).
+    // Room for the text all ASCII, and 4 bytes more: room left over after a copy means the
+    // whole text was taken (`takeText` stops only before a character that does not fit, and
+    // none takes more than 4 bytes). With less left over, `textLeft` says whether anything
+    // remains; if so, the buffer grows once to what is left at the most a unit takes (3 bytes).
     let mut buf = vec![0u8; units.saturating_add(4)];
-    let most = units.saturating_mul(3).saturating_add(4);
     let memory = wasm_bindgen::memory();
     let mut filled = 0;
-    loop {
+    // Two copies always suffice; the third guards against a snippet that writes nothing.
+    for _ in 0..3 {
         let room = buf.len() - filled;
         // JS writes into `buf[filled..]` through a view of wasm memory: the address and the
         // room given are those of the vector's own bytes, and nothing allocates meanwhile.
         let at = buf.as_mut_ptr() as usize + filled;
         let written = take_text(&memory, at as u32, room as u32) as usize;
         filled += written.min(room);
-        if buf.len() - filled >= 4 || buf.len() >= most {
+        if buf.len() - filled >= 4 {
             break;
         }
-        buf.resize(most, 0);
+        let left = text_left() as usize;
+        if left == 0 {
+            break;
+        }
+        buf.resize(
+            filled
+                .saturating_add(left.saturating_mul(3))
+                .saturating_add(4),
+            0,
+        );
+    }
+    if buf.len() - filled < 4 && text_left() > 0 {
+        return Err("it could not be read as JSON (its text was not copied whole)".into());
     }
     buf.truncate(filled);
+    // Grown for a non-ASCII text and kept while the schema compiles: give back what the
+    // text did not take.
+    if buf.capacity() - filled > filled / 4 + 64 {
+        buf.shrink_to_fit();
+    }
     // encodeInto writes UTF-8 (JSON.stringify escapes lone surrogates), so this only
     // checks what cannot fail.
     String::from_utf8(buf).map_err(|e| format!("it could not be read as JSON ({e})"))
@@ -296,6 +313,9 @@ extern "C" {
     /// `ptr`, at most `room` bytes and never half a character; answers the bytes written.
     #[wasm_bindgen(js_name = takeText)]
     fn take_text(memory: &JsValue, ptr: u32, room: u32) -> u32;
+    /// UTF-16 units of the text not yet taken by `takeText` (0 once all is taken).
+    #[wasm_bindgen(js_name = textLeft)]
+    fn text_left() -> u32;
 
     /// `{ok: true, content: JSON.parse(text)}`, `text` being what the last `strictJson` with
     /// `keep` wrote.

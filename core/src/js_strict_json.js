@@ -141,6 +141,11 @@ export function takeText(memory, ptr, room) {
   return written;
 }
 
+/** How many UTF-16 units of the text `takeText` has not taken yet. */
+export function textLeft() {
+  return pending.length - pendingAt;
+}
+
 /**
  * The text of the last `strictJson(value, _, true)`, for `accepted`: the string goes into
  * wasm once and is not sent back out. Held until the next call (at most one value's text).
