@@ -1,8 +1,8 @@
 //! # mcp-elicit-web
 //!
-//! The browser side of mcp-elicit: Leptos (CSR) components for form and URL mode,
-//! the request queue, the Streamable HTTP transport over `gloo-net`, the MCP client
-//! sessions of both eras, and the JS APIs. The demo app is an app of its own on this
+//! The browser side of mcp-elicit: Leptos (CSR) components for form and URL mode, the
+//! list of a connection's pending requests, the Streamable HTTP transport over `gloo-net`,
+//! the MCP client sessions of both eras, and the JS APIs. The demo app is an app of its own on this
 //! crate's public API (`www/demo/`, crate `mcp-elicit-demo`), so this package carries none
 //! of it.
 //!
@@ -13,8 +13,8 @@
 //!   connection with its cards in an element ([`host`]), `<mcp-elicitation>` as a custom
 //!   element ([`element`]).
 //! - **From a Leptos app** (Rust, Leptos 0.8 `csr`): the components in [`components`]
-//!   ([`components::ElicitationView`] for one request, [`components::ElicitationQueue`]
-//!   for several, [`components::SchemaForm`] for a bare form). They show, validate and
+//!   ([`components::ElicitationView`] for one request, [`components::SchemaForm`] for a
+//!   bare form; [`pending::PendingList`] shows a connection's many). They show, validate and
 //!   return the typed answer through `on_answer`; the app does the network. Their props,
 //!   and how the answer comes back, are documented there; `www/leptos-example/` is a small
 //!   app that mounts one and has a browser test answering its form.

@@ -1,5 +1,5 @@
 //! Leptos (CSR) components, for this crate's own pages and for any other Leptos app: one
-//! elicitation (form or URL mode), several at once, and a bare schema form. Everything they
+//! elicitation (form or URL mode) and a bare schema form. Everything they
 //! draw follows the DOM contract the browser tests drive (README, "Embedding"), and every
 //! server string is rendered as a text node (never `inner_html`).
 //!
@@ -67,15 +67,13 @@
 //! A schema the core refuses is said in words in the card (with the JSON pointer of what is
 //! wrong), with Decline and Cancel still there, so the server always gets an answer.
 //!
-//! ## [`ElicitationQueue`]: several at once
+//! ## Several at once
 //!
-//! | Prop | Type | |
-//! |---|---|---|
-//! | `items` | `Signal<Vec<PendingElicitation>>` (`into`) | The pending requests: `key`, `round`, `params`, and a `status` signal each |
-//! | `on_answer` | `Callback<(String, ElicitResult)>` | Each answer, with its key |
-//! | `on_all_answered` | `Callback<Vec<(String, ElicitResult)>>`, optional | Fires when the last unanswered entry of the list is answered, with every answer in list order (a modern round is replayed then) |
-//! | `completed` | `Signal<HashSet<String>>`, optional | As above, for every URL card in the list |
-//! | `server` | as above, optional | Shown in every card |
+//! A connection's many cards are [`PendingList`](crate::pending::PendingList)'s: it shows
+//! an [`ElicitationView`] per request of a [`PendingRequests`](crate::pending::PendingRequests)
+//! that the client's events feed ([`crate::client::Connection`]), each answered on its own
+//! and routed by its id, in arrival order; a key asked again (a later modern round) gets a
+//! fresh card. The demo app and `McpClient` show their cards with it.
 //!
 //! ## [`SchemaForm`]: a bare form
 //!
@@ -106,23 +104,16 @@
 //! `closed` (the status is `Gone`).
 //! An opened URL card shows `waiting` / `complete` even while its accept is still being
 //! sent (the status line says that part).
-//!
-//! ## Keys across rounds
-//! `PendingElicitation::round` distinguishes requests that reuse a key in a later round
-//! (modern `inputRequests` keys may repeat); the queue renders a fresh view for a new
-//! `(round, key)` and keeps the state of views whose `(round, key)` stays in the list.
 
 mod elicitation;
 mod field;
 mod form_state;
 mod ids;
-mod queue;
 mod schema_form;
 mod status;
 mod url_card;
 
 pub use elicitation::ElicitationView;
-pub use queue::{ElicitationQueue, PendingElicitation};
 pub use schema_form::SchemaForm;
 pub use status::SendStatus;
 pub use url_card::UrlCard;

@@ -300,3 +300,75 @@ async fn a_retired_card_says_why_in_words_and_cannot_be_answered() {
     assert_eq!(card.get_attribute("data-state").as_deref(), Some("closed"));
     assert!(sent.all().is_empty(), "nothing was sent for it");
 }
+
+/// The cards of one round (a form and a URL question) are answered each on its own, every
+/// answer routed by its card's id; a key that the next round asks again gets a fresh card,
+/// with nothing of the answered one's state.
+#[wasm_bindgen_test]
+async fn a_round_s_cards_are_answered_each_on_its_own_and_a_key_asked_again_is_fresh() {
+    let sent = Sent::default();
+    let (root, _h, requests) = mount_list(&sent);
+    let sink = requests.sink();
+    let ask = |id: &str, key: &str, p: serde_json::Value| {
+        sink(ClientEvent::Elicit {
+            id: id.to_owned(),
+            key: key.to_owned(),
+            params: params(p),
+        })
+    };
+    ask(
+        "7/name",
+        "name",
+        json!({"message": "Name?", "requestedSchema": {"type": "object",
+            "properties": {"n": {"type": "string"}}, "required": ["n"]}}),
+    );
+    ask(
+        "7/pay",
+        "pay",
+        json!({"mode": "url", "message": "Pay", "url": "https://example.com/",
+            "elicitationId": "p1"}),
+    );
+    tick().await;
+    assert_eq!(cards(&root), vec!["name", "pay"]);
+    let views = q_all(&root, "[data-elicitation]");
+    assert_eq!(views[1].get_attribute("data-mode").as_deref(), Some("url"));
+
+    type_into(&input(&views[0], "n"), "Ada");
+    button(&views[0], "Submit").click();
+    assert_eq!(sent.all().len(), 1, "one of two answered");
+    button(&views[1], "Decline").click();
+    let got = sent.all();
+    let ids: Vec<&str> = got.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, vec!["7/name", "7/pay"]);
+    assert_eq!(wire(&got[1].1), json!({"action": "decline"}));
+    assert_eq!(
+        wire(&got[0].1),
+        json!({"action": "accept", "content": {"n": "Ada"}})
+    );
+
+    // The session took both; its next round asks `name` again, under the same id.
+    sink(ClientEvent::Answered {
+        id: "7/name".into(),
+    });
+    sink(ClientEvent::Answered { id: "7/pay".into() });
+    ask(
+        "7/name",
+        "name",
+        json!({"message": "Again?", "requestedSchema": {"type": "object",
+            "properties": {"n": {"type": "string"}}}}),
+    );
+    tick().await;
+    assert_eq!(cards(&root), vec!["pay", "name"], "the URL card stays");
+    let again = q(&root, "[data-elicitation=name]");
+    assert_eq!(
+        again.get_attribute("data-state").as_deref(),
+        Some("pending")
+    );
+    assert!(text(&again).contains("Again?"));
+    assert_eq!(
+        input(&again, "n").value(),
+        "",
+        "nothing of the first answer"
+    );
+    assert_eq!(sent.all().len(), 2, "nothing sent for the new card yet");
+}

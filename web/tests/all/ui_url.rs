@@ -1,4 +1,4 @@
-//! URL mode, the queue and the embedding API in a real browser.
+//! URL mode and the embedding API in a real browser.
 
 // Browser-only: these mount components into a real DOM.
 #![cfg(target_arch = "wasm32")]
@@ -6,12 +6,9 @@
 use crate::ui_support::*;
 use leptos::prelude::*;
 use mcp_elicit::wire::ElicitResult;
-use mcp_elicit_web::components::{
-    ElicitationQueue, ElicitationView, PendingElicitation, SendStatus,
-};
+use mcp_elicit_web::components::{ElicitationView, SendStatus};
 use serde_json::json;
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -175,89 +172,6 @@ async fn waiting_card_can_be_dismissed_and_escape_cancels() {
     );
     key(&button(&root, "Decline"), "Escape");
     assert_eq!(wire(&answers.only()), json!({"action": "cancel"}));
-}
-
-#[wasm_bindgen_test]
-async fn queue_answers_each_and_reports_when_all_are_answered() {
-    let each = Arc::new(Mutex::new(Vec::<(String, ElicitResult)>::new()));
-    let all = Arc::new(Mutex::new(Vec::<Vec<(String, ElicitResult)>>::new()));
-    let (e, a) = (each.clone(), all.clone());
-    let items = RwSignal::new(vec![
-        PendingElicitation {
-            key: "name".into(),
-            round: 1,
-            params: params(
-                json!({"message": "Name?", "requestedSchema": {"type": "object",
-                "properties": {"n": {"type": "string"}}, "required": ["n"]}}),
-            ),
-            status: Signal::stored(SendStatus::Idle),
-        },
-        PendingElicitation {
-            key: "pay".into(),
-            round: 1,
-            params: params(url_params("https://example.com/", "p1")),
-            status: Signal::stored(SendStatus::Idle),
-        },
-    ]);
-    let (root, _h) = mount(move || {
-        view! {
-            <ElicitationQueue
-                items=items
-                on_answer=Callback::new(move |x| e.lock().expect("lock").push(x))
-                on_all_answered=Callback::new(move |x| a.lock().expect("lock").push(x))
-            />
-        }
-        .into_any()
-    });
-    let views = q_all(&root, "[data-elicitation]");
-    assert_eq!(views.len(), 2);
-    assert_eq!(
-        views[0].get_attribute("data-elicitation").as_deref(),
-        Some("name")
-    );
-    assert_eq!(views[1].get_attribute("data-mode").as_deref(), Some("url"));
-
-    let first = &views[0];
-    let n = q(first, "[name=n]")
-        .dyn_into::<web_sys::HtmlInputElement>()
-        .expect("input");
-    type_into(&n, "Ada");
-    button(first, "Submit").click();
-    assert_eq!(each.lock().expect("lock").len(), 1);
-    assert!(all.lock().expect("lock").is_empty(), "one of two answered");
-
-    button(&views[1], "Decline").click();
-    let got = all.lock().expect("lock").clone();
-    assert_eq!(got.len(), 1, "all answered once");
-    let keys: Vec<&str> = got[0].iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(keys, vec!["name", "pay"]);
-    assert_eq!(
-        wire(&got[0][0].1),
-        json!({"action": "accept", "content": {"n": "Ada"}})
-    );
-    assert_eq!(wire(&got[0][1].1), json!({"action": "decline"}));
-
-    // A later round reusing a key gets a fresh, unanswered view.
-    items.set(vec![PendingElicitation {
-        key: "name".into(),
-        round: 2,
-        params: params(
-            json!({"message": "Again?", "requestedSchema": {"type": "object",
-            "properties": {"n": {"type": "string"}}}}),
-        ),
-        status: Signal::stored(SendStatus::Idle),
-    }]);
-    tick().await;
-    let views = q_all(&root, "[data-elicitation]");
-    assert_eq!(views.len(), 1);
-    assert_eq!(
-        views[0].get_attribute("data-state").as_deref(),
-        Some("pending")
-    );
-    assert!(views[0]
-        .text_content()
-        .unwrap_or_default()
-        .contains("Again?"));
 }
 
 #[wasm_bindgen_test]
