@@ -283,25 +283,19 @@ fn multi_select(e: &Entry, marks: Marks, options: &[EnumOption]) -> AnyView {
             }
         })
         .collect_view();
-    let Marks {
-        id,
-        name,
-        required,
-        described,
-        disabled,
-    } = marks;
+    // A fieldset takes the marks as a group: `data-name`, no `name` or `required`.
     view! {
         <fieldset
             class="mce-field mce-multi"
             part="field"
             data-kind="multiselect"
-            id=id
-            data-name=name
-            aria-required=required.then_some("true")
-            aria-describedby=described
-            disabled=disabled
+            id=marks.id
+            data-name=marks.name
+            aria-required=marks.required.then_some("true")
+            aria-describedby=marks.described
+            disabled=marks.disabled
         >
-            <legend>{e.field.label.clone()}{required_mark(required)}</legend>
+            <legend>{e.field.label.clone()}{required_mark(marks.required)}</legend>
             {description(e)}
             {boxes}
         </fieldset>
