@@ -51,9 +51,8 @@ pub fn value_to_js<T: Serialize>(value: &T, what: &str) -> Result<JsValue, Strin
     json_to_js(&text, what)
 }
 
-// A static module (no eval, so it works under an extension's strict CSP); wasm-bindgen
-// copies it into the package's `snippets/`.
-#[wasm_bindgen(module = "/src/boundary.js")]
+// The crate's one JS module (web/src/glue.js says why one).
+#[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     /// A fresh Promise of what `value` (a host's Promise, thenable or plain value) settles
     /// to. Never throws, whatever the value's `then` or `constructor` does: those run in

@@ -34,7 +34,7 @@ pub const TAG: &str = "mcp-elicitation";
 /// The package's stylesheet (`www/style.css`), written for a document.
 const PAGE_CSS: &str = include_str!("../../www/style.css");
 
-#[wasm_bindgen(module = "/src/element.js")]
+#[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     /// Defines the element class; says `"defined"`, `"ours"` (already defined by this
     /// package, e.g. a second copy of it on the page) or `"taken"` (by something else).

@@ -13,58 +13,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-#[wasm_bindgen(inline_js = r#"
-// A modern server (the handler for `fakeFetch`): the tool "form" asks for { name }
-// (required), the tool "url" asks to open a page; a call carrying inputResponses completes
-// with them as structuredContent.
-export function askingServer() {
-  window.__seen = [];
-  return async (req, reply) => {
-    const msg = JSON.parse(await req.text());
-    const p = msg.params || {};
-    switch (msg.method) {
-      case "server/discover":
-        return reply.result(msg.id, { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} },
-                                      serverInfo: { name: "asking-server", version: "1" } });
-      case "tools/list":
-        return reply.result(msg.id, { resultType: "complete", tools: [
-          { name: "form", inputSchema: { type: "object" } }, { name: "url", inputSchema: { type: "object" } }] });
-      case "tools/call": {
-        if (p.inputResponses) return reply.result(msg.id, { resultType: "complete", content: [], structuredContent: p.inputResponses });
-        const params = p.name === "url"
-          ? { mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e1" }
-          : { mode: "form", message: "Your name?", requestedSchema: { type: "object",
-              properties: { name: { type: "string", minLength: 2 } }, required: ["name"] } };
-        return reply.result(msg.id, { resultType: "input_required", requestState: "s",
-                                      inputRequests: { ask: { method: "elicitation/create", params } } });
-      }
-      default:
-        return reply.error(msg.id, -32601, "nope");
-    }
-  };
-}
-// Options whose handler records what it was given and answers as `kind` says.
-export function handlerOptions(container, kind) {
-  return {
-    container, protocol: "2026-07-28",
-    onElicitation: (params, info) => {
-      window.__seen.push({ params, info });
-      switch (kind) {
-        case "accept": return Promise.resolve({ action: "accept", content: { name: "Ada" } });
-        case "decline": return { action: "decline" };
-        case "undefined": return undefined;
-        case "invalid": return { action: "accept", content: { name: "A" } };
-        case "throw": throw new Error("profile store is locked");
-        case "reject": return Promise.reject(new Error("policy service down"));
-        case "cycle": { const r = { action: "accept", content: {} }; r.content.self = r; return r; }
-        case "getter": { const r = {}; Object.defineProperty(r, "action", { enumerable: true, get() { throw new Error("no"); } }); return r; }
-        case "not-a-result": return { action: "maybe" };
-      }
-    },
-  };
-}
-export function seen() { return window.__seen; }
-"#)]
+#[wasm_bindgen(module = "/tests/all/support.js")]
 extern "C" {
     #[wasm_bindgen(js_name = askingServer)]
     fn asking_server() -> js_sys::Function;

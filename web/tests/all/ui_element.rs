@@ -10,39 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-#[wasm_bindgen(inline_js = r#"
-export function make_card(params, attrs) {
-  const el = document.createElement("mcp-elicitation");
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  el.answers = [];
-  el.errors = [];
-  el.addEventListener("answer", (e) => el.answers.push(e.detail));
-  el.addEventListener("error", (e) => el.errors.push(String(e.detail && e.detail.message)));
-  if (params !== undefined) el.params = params;
-  return el;
-}
-export function set_params(el, params) { el.params = params; }
-export function answers(el) { return JSON.stringify(el.answers); }
-export function errors(el) { return JSON.stringify(el.errors); }
-export function shadow_container(el) { return el.shadowRoot.querySelector("[part=container]"); }
-export function shadow_problem(el) { return el.shadowRoot.querySelector("[part=problem]"); }
-export function complete(el) { el.complete(); }
-export function body_answers() {
-  const seen = [];
-  const listener = (e) => seen.push({ composed: e.composed, bubbles: e.bubbles });
-  document.body.addEventListener("answer", listener);
-  return seen;
-}
-export function seen_json(seen) { return JSON.stringify(seen); }
-export function style_of(el, prop) { return getComputedStyle(el).getPropertyValue(prop); }
-export function add_page_style(text) {
-  const style = document.createElement("style");
-  style.textContent = text;
-  document.head.append(style);
-  return style;
-}
-export function microtasks() { return new Promise((r) => setTimeout(r, 0)); }
-"#)]
+#[wasm_bindgen(module = "/tests/all/support.js")]
 extern "C" {
     fn make_card(params: JsValue, attrs: JsValue) -> web_sys::HtmlElement;
     fn set_params(el: &web_sys::HtmlElement, params: JsValue);

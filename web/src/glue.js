@@ -1,3 +1,21 @@
+// The web crate's JS, one static module (no eval, so it works under an extension's strict
+// CSP; wasm-bindgen copies it into the package's `snippets/`). One module, not one per Rust
+// file: every snippet module is one more request a page makes before the package can start,
+// fetched in parallel with the others. (Parallel fetches are also what loses requests in
+// wasm-bindgen-test-runner's file server; see `wasm_test` in scripts/test.)
+//
+// - `settle`, for web/src/boundary.rs;
+// - the <mcp-elicitation> custom element, for web/src/element.rs.
+
+/**
+ * A fresh native Promise of what `value` settles to. An async function never throws
+ * synchronously: `Promise.resolve(value)` could (a Promise with a throwing `constructor`
+ * getter), and a returned Promise's own `then` could; here both reject instead.
+ */
+export async function settle(value) {
+  return await value;
+}
+
 // The <mcp-elicitation> custom element: one elicitation card in an open shadow root.
 // Defined by `defineElements()` (web/src/element.rs), which passes in the stylesheet and
 // the three wasm functions the element calls: render (elicit into an element), release

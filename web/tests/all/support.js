@@ -1,0 +1,206 @@
+// The JS of the web crate's browser tests (tests/all), one module for the whole test
+// binary, in one section per Rust file that imports from it. One module, not one
+// `inline_js` per file: the test page imports every snippet module at once, and
+// wasm-bindgen-test-runner's file server can leave a request unanswered when a page opens
+// more connections at once than it has idle threads (see `wasm_test` in scripts/test).
+
+// --- ui_support/mod.rs: `fake_fetch` and the other page helpers every UI test uses ---------
+
+const fakes = [];
+let installed = false;
+const json = (value, init = {}) => new Response(JSON.stringify(value), {
+  status: init.status || 200,
+  headers: Object.assign({ "content-type": "application/json" }, init.headers || {}),
+});
+const reply = {
+  json,
+  result: (id, result, init) => json({ jsonrpc: "2.0", id, result }, init),
+  error: (id, code, message, init) => json({ jsonrpc: "2.0", id, error: { code, message } }, init),
+};
+export function fakeFetch(prefix, handler) {
+  const known = fakes.find((f) => f.prefix === prefix);
+  if (known) known.handler = handler;
+  else fakes.push({ prefix, handler });
+  if (installed) return;
+  installed = true;
+  const real = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const fake = fakes.find((f) => req.url.startsWith(f.prefix));
+    return fake ? fake.handler(req, reply) : real(input, init);
+  };
+}
+
+// --- js_boundary.rs: the nasty values a host hands over ------------------------------------
+
+export function cyclicParams() {
+  const p = { message: "hi", requestedSchema: { type: "object", properties: {} } };
+  p.requestedSchema.self = p;
+  return p;
+}
+export function getterParams() {
+  const p = { message: "hi" };
+  Object.defineProperty(p, "requestedSchema", { enumerable: true, get() { throw new Error("getter says no"); } });
+  return p;
+}
+export function proxyParams() {
+  return new Proxy({ message: "hi" }, { ownKeys() { throw new Error("trap says no"); } });
+}
+export function cyclicRoots(container) {
+  const root = { uri: "file:///home/me" };
+  root.again = [root];
+  return { container, roots: [root] };
+}
+export function withUndefined() { return { a: 1, b: undefined, c: [{ d: undefined }] }; }
+export function hostilePromise() {
+  const p = Promise.resolve({ role: "assistant" });
+  Object.defineProperty(p, "constructor", { get() { throw new Error("constructor says no"); } });
+  return p;
+}
+// A modern server (the handler for `fakeFetch`) whose results, tool list and sampling
+// params hold `hostile` (numbers beyond 2^53, 1e400 and `__proto__` keys), in a result
+// `callTool` text given by the test. Its answers are written as text, not
+// `JSON.stringify`ed, so the hostile numbers and keys reach the client as written.
+export function hostileServer(hostile, callResult, tool) {
+  window.__sampled = [];
+  return async (req) => {
+    const msg = JSON.parse(await req.text());
+    const p = msg.params || {};
+    const reply = (body) => new Response('{"jsonrpc":"2.0","id":' + JSON.stringify(msg.id) + ',' + body + '}',
+      { status: 200, headers: { "content-type": "application/json" } });
+    const result = (text) => reply('"result":' + text);
+    switch (msg.method) {
+      case "server/discover":
+        return result('{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}');
+      case "tools/list": return result('{"resultType":"complete","tools":[' + tool + ']}');
+      case "tools/call":
+        if (p.name === "sample" && !p.inputResponses) {
+          return result('{"resultType":"input_required","requestState":"s","inputRequests":{"s":{"method":"sampling/createMessage","params":' + hostile.replace("1e400", "1") + '}}}');
+        }
+        return result(callResult);
+      case "prompts/get": return result('{"resultType":"complete","messages":[],"_meta":' + hostile + '}');
+      case "resources/read": return result('{"resultType":"complete","contents":[],"_meta":' + hostile + '}');
+      default:
+        return reply('"error":{"code":-32601,"message":"nope"}');
+    }
+  };
+}
+export function hostileOptions(container) {
+  return {
+    container, protocol: "2026-07-28",
+    sampling: (params) => {
+      window.__sampled.push(params);
+      return { role: "assistant", model: "m", content: { type: "text", text: "ok" } };
+    },
+  };
+}
+export function lastSampled() { return window.__sampled[window.__sampled.length - 1]; }
+// "" when `value` is what JSON.parse makes of `text` (same numbers, own keys, plain
+// prototypes, nothing polluted), else what differs.
+export function likeJsonParse(value, text) {
+  const bad = [];
+  const expected = JSON.parse(text);
+  if (JSON.stringify(value) !== JSON.stringify(expected)) bad.push("differs: " + JSON.stringify(value));
+  (function walk(v, e, at) {
+    if (e === null || typeof e !== "object") {
+      if (!Object.is(v, e)) bad.push(at + " is " + v + ", JSON.parse gives " + e);
+      return;
+    }
+    if (v === null || typeof v !== "object") { bad.push(at + " is " + v); return; }
+    const proto = Array.isArray(e) ? Array.prototype : Object.prototype;
+    if (Object.getPrototypeOf(v) !== proto) bad.push(at + " has a replaced prototype");
+    for (const k of Object.keys(e)) {
+      if (!Object.prototype.hasOwnProperty.call(v, k)) bad.push(at + " lacks own " + k);
+      else walk(v[k], e[k], at + "/" + k);
+    }
+  })(value, expected, "");
+  if (({}).polluted !== undefined) bad.push("Object.prototype polluted");
+  return bad.join("; ");
+}
+
+// --- host_on_elicitation.rs: a modern server for `fake_fetch` ------------------------------
+
+// A modern server (the handler for `fakeFetch`): the tool "form" asks for { name }
+// (required), the tool "url" asks to open a page; a call carrying inputResponses completes
+// with them as structuredContent.
+export function askingServer() {
+  window.__seen = [];
+  return async (req, reply) => {
+    const msg = JSON.parse(await req.text());
+    const p = msg.params || {};
+    switch (msg.method) {
+      case "server/discover":
+        return reply.result(msg.id, { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} },
+                                      serverInfo: { name: "asking-server", version: "1" } });
+      case "tools/list":
+        return reply.result(msg.id, { resultType: "complete", tools: [
+          { name: "form", inputSchema: { type: "object" } }, { name: "url", inputSchema: { type: "object" } }] });
+      case "tools/call": {
+        if (p.inputResponses) return reply.result(msg.id, { resultType: "complete", content: [], structuredContent: p.inputResponses });
+        const params = p.name === "url"
+          ? { mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e1" }
+          : { mode: "form", message: "Your name?", requestedSchema: { type: "object",
+              properties: { name: { type: "string", minLength: 2 } }, required: ["name"] } };
+        return reply.result(msg.id, { resultType: "input_required", requestState: "s",
+                                      inputRequests: { ask: { method: "elicitation/create", params } } });
+      }
+      default:
+        return reply.error(msg.id, -32601, "nope");
+    }
+  };
+}
+// Options whose handler records what it was given and answers as `kind` says.
+export function handlerOptions(container, kind) {
+  return {
+    container, protocol: "2026-07-28",
+    onElicitation: (params, info) => {
+      window.__seen.push({ params, info });
+      switch (kind) {
+        case "accept": return Promise.resolve({ action: "accept", content: { name: "Ada" } });
+        case "decline": return { action: "decline" };
+        case "undefined": return undefined;
+        case "invalid": return { action: "accept", content: { name: "A" } };
+        case "throw": throw new Error("profile store is locked");
+        case "reject": return Promise.reject(new Error("policy service down"));
+        case "cycle": { const r = { action: "accept", content: {} }; r.content.self = r; return r; }
+        case "getter": { const r = {}; Object.defineProperty(r, "action", { enumerable: true, get() { throw new Error("no"); } }); return r; }
+        case "not-a-result": return { action: "maybe" };
+      }
+    },
+  };
+}
+export function seen() { return window.__seen; }
+
+// --- ui_element.rs: <mcp-elicitation> cards made as a page makes them ----------------------
+
+export function make_card(params, attrs) {
+  const el = document.createElement("mcp-elicitation");
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  el.answers = [];
+  el.errors = [];
+  el.addEventListener("answer", (e) => el.answers.push(e.detail));
+  el.addEventListener("error", (e) => el.errors.push(String(e.detail && e.detail.message)));
+  if (params !== undefined) el.params = params;
+  return el;
+}
+export function set_params(el, params) { el.params = params; }
+export function answers(el) { return JSON.stringify(el.answers); }
+export function errors(el) { return JSON.stringify(el.errors); }
+export function shadow_container(el) { return el.shadowRoot.querySelector("[part=container]"); }
+export function shadow_problem(el) { return el.shadowRoot.querySelector("[part=problem]"); }
+export function complete(el) { el.complete(); }
+export function body_answers() {
+  const seen = [];
+  const listener = (e) => seen.push({ composed: e.composed, bubbles: e.bubbles });
+  document.body.addEventListener("answer", listener);
+  return seen;
+}
+export function seen_json(seen) { return JSON.stringify(seen); }
+export function style_of(el, prop) { return getComputedStyle(el).getPropertyValue(prop); }
+export function add_page_style(text) {
+  const style = document.createElement("style");
+  style.textContent = text;
+  document.head.append(style);
+  return style;
+}
+export function microtasks() { return new Promise((r) => setTimeout(r, 0)); }
