@@ -1,35 +1,10 @@
-// The JS of the web crate's browser tests (tests/all), one module for the whole test
-// binary, in one section per Rust file that imports from it. One module, not one
-// `inline_js` per file: the test page imports every snippet module at once, and
-// wasm-bindgen-test-runner's file server can leave a request unanswered when a page opens
-// more connections at once than it has idle threads (see `wasm_test` in scripts/test).
-
-// --- ui_support/mod.rs: `fake_fetch` and the other page helpers every UI test uses ---------
-
-const fakes = [];
-let installed = false;
-const json = (value, init = {}) => new Response(JSON.stringify(value), {
-  status: init.status || 200,
-  headers: Object.assign({ "content-type": "application/json" }, init.headers || {}),
-});
-const reply = {
-  json,
-  result: (id, result, init) => json({ jsonrpc: "2.0", id, result }, init),
-  error: (id, code, message, init) => json({ jsonrpc: "2.0", id, error: { code, message } }, init),
-};
-export function fakeFetch(prefix, handler) {
-  const known = fakes.find((f) => f.prefix === prefix);
-  if (known) known.handler = handler;
-  else fakes.push({ prefix, handler });
-  if (installed) return;
-  installed = true;
-  const real = window.fetch.bind(window);
-  window.fetch = async (input, init) => {
-    const req = input instanceof Request ? input : new Request(input, init);
-    const fake = fakes.find((f) => req.url.startsWith(f.prefix));
-    return fake ? fake.handler(req, reply) : real(input, init);
-  };
-}
+// The JS of the web crate's browser tests (tests/all), one module for the test binary, in
+// one section per Rust file that imports from it. One module, not one `inline_js` per file:
+// the test page imports every snippet module at once, and wasm-bindgen-test-runner's file
+// server can leave a request unanswered when a page opens more connections at once than it
+// has idle threads (see `wasm_test` in scripts/test). ui_support keeps its own inline
+// module: the demo's and the Leptos example's tests include that file too, and a module
+// path is taken from the including crate's root.
 
 // --- js_boundary.rs: the nasty values a host hands over ------------------------------------
 

@@ -87,7 +87,32 @@ pub fn run_js(body: &str) -> JsValue {
         .unwrap_or_else(|e| panic!("the script throws {e:?}: {body}"))
 }
 
-#[wasm_bindgen(module = "/tests/all/support.js")]
+#[wasm_bindgen(inline_js = r#"
+const fakes = [];
+let installed = false;
+const json = (value, init = {}) => new Response(JSON.stringify(value), {
+  status: init.status || 200,
+  headers: Object.assign({ "content-type": "application/json" }, init.headers || {}),
+});
+const reply = {
+  json,
+  result: (id, result, init) => json({ jsonrpc: "2.0", id, result }, init),
+  error: (id, code, message, init) => json({ jsonrpc: "2.0", id, error: { code, message } }, init),
+};
+export function fakeFetch(prefix, handler) {
+  const known = fakes.find((f) => f.prefix === prefix);
+  if (known) known.handler = handler;
+  else fakes.push({ prefix, handler });
+  if (installed) return;
+  installed = true;
+  const real = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const fake = fakes.find((f) => req.url.startsWith(f.prefix));
+    return fake ? fake.handler(req, reply) : real(input, init);
+  };
+}
+"#)]
 extern "C" {
     #[wasm_bindgen(js_name = fakeFetch)]
     fn fake_fetch_js(prefix: &str, handler: &js_sys::Function);
