@@ -159,3 +159,133 @@ export function container_in(root, css) {
   }
   return slot;
 }
+
+// ---- the fixed part of a schema form ----------------------------------------------------
+
+/**
+ * Builds as the first children of `form` (the `[role=form]` element) the fixed part of a schema form, as `text` (JSON, written by
+ * web/src/components/field.rs) describes it: the title, the description, then one frame
+ * per field. Every server string lands as text (a text node or an attribute's value);
+ * every element and attribute name is this function's own. Built here, in one call, so a
+ * form of any size costs one crossing from wasm instead of one per node and attribute.
+ */
+export function build_form(form, text) {
+  const spec = JSON.parse(text);
+  // Built again into the same element (Leptos re-running the directive): the old part goes.
+  for (const node of builtParts.get(form) ?? []) node.remove();
+  const doc = form.ownerDocument;
+  const frag = doc.createDocumentFragment();
+  if (spec.title !== undefined) frag.append(element(doc, "h3", { class: "mce-form-title" }, spec.title));
+  if (spec.description !== undefined) {
+    frag.append(element(doc, "p", { class: "mce-form-description" }, spec.description));
+  }
+  for (const f of spec.fields) frag.append(frame(doc, f));
+  builtParts.set(form, Array.from(frag.childNodes));
+  form.prepend(frag);
+}
+
+/** The nodes `build_form` put into each form element. */
+const builtParts = new WeakMap();
+
+/** `<tag>` with `attrs` (a value of null, undefined or false: left out; true: present). */
+function element(doc, tag, attrs, text) {
+  const el = doc.createElement(tag);
+  for (const name in attrs) {
+    const value = attrs[name];
+    if (value === undefined || value === null || value === false) continue;
+    el.setAttribute(name, value === true ? "" : value);
+  }
+  if (text !== undefined) el.append(text);
+  return el;
+}
+
+/** The label (or legend) text, with the `*` of a required field hidden from screen readers. */
+function label(doc, tag, attrs, f) {
+  const el = element(doc, tag, attrs, f.label);
+  if (f.required) el.append(element(doc, "span", { class: "mce-required", "aria-hidden": "true" }, " *"));
+  return el;
+}
+
+function description(doc, f) {
+  return element(doc, "p", { class: "mce-description", id: f.desc_id }, f.description);
+}
+
+/** The ARIA marks and `disabled` every single control of a field starts with. */
+function marks(f) {
+  return {
+    id: f.id,
+    name: f.name,
+    required: f.required,
+    "aria-required": f.required ? "true" : null,
+    "aria-describedby": f.described,
+    disabled: f.disabled,
+  };
+}
+
+function frame(doc, f) {
+  if (f.control === "multi") return multi(doc, f);
+  if (f.control === "checkbox") {
+    const box = element(doc, "div", { class: "mce-field mce-checkbox", part: "field", "data-kind": "checkbox" });
+    box.append(
+      element(doc, "input", Object.assign(marks(f), { type: "checkbox", checked: f.checked })),
+      label(doc, "label", { for: f.id }, f),
+    );
+    if (f.description !== undefined) box.append(description(doc, f));
+    return box;
+  }
+  const el = element(doc, "div", { class: "mce-field", part: "field", "data-kind": f.kind });
+  el.append(label(doc, "label", { for: f.id }, f));
+  if (f.description !== undefined) el.append(description(doc, f));
+  if (f.control === "select") {
+    const select = element(doc, "select", marks(f));
+    if (f.placeholder !== undefined) {
+      select.append(element(doc, "option", { value: "", selected: f.placeholder_selected }, f.placeholder));
+    }
+    for (const [value, title, selected] of f.options) {
+      select.append(element(doc, "option", { value, selected }, title));
+    }
+    el.append(select);
+  } else {
+    const a = marks(f);
+    a.type = f.kind;
+    a.minlength = f.minlength;
+    a.maxlength = f.maxlength;
+    a.min = f.min;
+    a.max = f.max;
+    a.step = f.step;
+    a.value = f.value;
+    el.append(element(doc, "input", a));
+    if (f.note !== undefined) {
+      el.append(element(doc, "p", { class: "mce-pattern-note", id: f.pattern_id, "data-testid": "pattern-note" }, f.note));
+    }
+  }
+  return el;
+}
+
+/** A multi-select: a fieldset that takes the marks as a group, one labelled box per option. */
+function multi(doc, f) {
+  const set = element(doc, "fieldset", {
+    class: "mce-field mce-multi",
+    part: "field",
+    "data-kind": "multiselect",
+    id: f.id,
+    "data-name": f.name,
+    "aria-required": f.required ? "true" : null,
+    "aria-describedby": f.described,
+    disabled: f.disabled,
+  });
+  set.append(label(doc, "legend", {}, f));
+  if (f.description !== undefined) set.append(description(doc, f));
+  const prefix = f.option_id_prefix;
+  for (let j = 0; j < f.options.length; j++) {
+    const [value, title, checked] = f.options[j];
+    const id = prefix + j;
+    const option = element(doc, "div", { class: "mce-option" });
+    option.append(
+      element(doc, "input", { type: "checkbox", id, name: f.name, value, "aria-describedby": f.described, checked }),
+      element(doc, "label", { for: id }, title),
+    );
+    set.append(option);
+  }
+  return set;
+}

@@ -2,18 +2,29 @@
 //! text / email / url / date / datetime-local inputs, number inputs, checkboxes, a `<select>`
 //! for single-select enums and a `<fieldset>` of checkboxes for multi-select enums.
 //!
-//! The frame ([`field_view`]) renders the label with its required mark, the description
-//! and the control once, with the ARIA marks the field starts with; what changes later
-//! (`aria-invalid`, `aria-describedby`, the message, the pattern note) is written by
-//! [`FieldState::show`]. Nothing here is reactive and no control has a listener of its
-//! own: the form's handlers ([`on_input`], [`on_change`], [`on_focusout`]) find the field
-//! from the event's target, so a form costs the same few listeners at any size.
+//! The frames are described here ([`FormDom`]) and built by `build_form` in
+//! web/src/glue.js, the whole form's fixed part in one call: the label with its required
+//! mark, the description and the control, with the ARIA marks the field starts with. What
+//! changes later (`aria-invalid`, `aria-describedby`, the message, the pattern note) is
+//! written by [`FieldState::show`](super::form_state::FieldState::show). Nothing here is
+//! reactive and no control has a listener of its own: the form's handlers ([`on_input`],
+//! [`on_change`], [`on_focusout`]) find the field from the event's target, so a form costs
+//! the same few listeners at any size.
 
 use super::form_state::{raw_text, Entry, FormState, Target};
 use leptos::prelude::*;
-use mcp_elicit::schema::{EnumOption, FieldKind, NumberBounds, StringFormat};
+use mcp_elicit::schema::{EnumOption, FieldKind, StringFormat};
 use mcp_elicit::validate::RawInput;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+// The crate's one JS module (web/src/glue.js says why one).
+#[wasm_bindgen(module = "/src/glue.js")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn build_form(form: &web_sys::Element, text: &str) -> Result<(), JsValue>;
+}
 
 /// The `<input type>` for a string format.
 fn input_type(format: Option<StringFormat>) -> &'static str {
@@ -31,60 +42,215 @@ fn attr_number(n: Option<f64>) -> Option<String> {
     n.filter(|v| v.is_finite()).map(|v| v.to_string())
 }
 
-/// The `*` after a required field's label; hidden from screen readers, which hear
-/// `aria-required` instead.
-fn required_mark(required: bool) -> impl IntoView {
-    required.then(|| {
-        view! { <span class="mce-required" aria-hidden="true">" *"</span> }
-    })
+/// The fixed part of a form (title, description, one frame per field) as
+/// `build_form` in web/src/glue.js builds it, in one call, from this description's JSON.
+#[derive(Serialize)]
+pub struct FormDom<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    fields: Vec<FieldDom<'a>>,
 }
 
-/// What every control of a field starts with: its ARIA marks and whether it is disabled.
-struct Marks {
-    id: String,
-    name: String,
-    required: bool,
-    described: Option<String>,
-    disabled: bool,
-}
+impl<'a> FormDom<'a> {
+    /// `entries`' frames as they start, with every control disabled when `disabled` (later
+    /// changes are the form's, see `schema_form.rs`).
+    pub fn new(
+        title: Option<&'a str>,
+        description: Option<&'a str>,
+        entries: &'a [Entry],
+        disabled: bool,
+    ) -> Self {
+        FormDom {
+            title,
+            description,
+            fields: entries.iter().map(|e| FieldDom::new(e, disabled)).collect(),
+        }
+    }
 
-impl Marks {
-    /// The marks as the attributes of a single control (`<input>` or `<select>`), spread
-    /// onto it with `{..}`.
-    fn attrs(self) -> impl leptos::attr::Attribute {
-        let Marks {
-            id,
-            name,
-            required,
-            described,
-            disabled,
-        } = self;
-        view! {
-            <{..}
-                id=id
-                name=name
-                required=required
-                aria-required=required.then_some("true")
-                aria-describedby=described
-                disabled=disabled
-            />
+    /// Builds it as the first children of `form`, the form's (still empty) element. A
+    /// failure (none is expected: the names are ours, the strings text) is said in the form.
+    pub fn build(&self, form: &web_sys::Element) {
+        let built = serde_json::to_string(self)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                build_form(form, &text).map_err(|e| {
+                    js_sys::Reflect::get(&e, &JsValue::from_str("message"))
+                        .ok()
+                        .and_then(|m| m.as_string())
+                        .unwrap_or_else(|| "the page refused it".to_owned())
+                })
+            });
+        if let Err(why) = built {
+            if let Some(p) = form
+                .owner_document()
+                .and_then(|d| d.create_element("p").ok())
+            {
+                p.set_class_name("mce-status mce-failed");
+                let _ = p.set_attribute("role", "alert");
+                p.set_text_content(Some(&format!("This form could not be shown: {why}")));
+                let _ = form.append_child(&p);
+            }
         }
     }
 }
 
-/// The frame's label (a `<legend>` for a multi-select) with the required mark.
-fn label(e: &Entry) -> impl IntoView {
-    view! {
-        <label for=e.id.clone()>{e.field.label.clone()}{required_mark(e.field.required)}</label>
+/// One field's frame, per the DOM contract: label (a `<legend>` for a multi-select) with
+/// the required mark, the description, the control with the ARIA marks the field starts
+/// with (`Entry::shown`, no message yet), and a pattern note. What changes later is written
+/// by [`FieldState::show`](super::form_state::FieldState::show).
+#[derive(Serialize)]
+struct FieldDom<'a> {
+    /// `text` (an `<input>` holding text or a number), `checkbox`, `select` or `multi`.
+    control: &'static str,
+    /// The frame's `data-kind`; for `text`, the input's `type` too.
+    kind: &'static str,
+    id: &'a str,
+    name: &'a str,
+    label: &'a str,
+    required: bool,
+    disabled: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    desc_id: Option<String>,
+    /// `aria-describedby`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    described: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minlength: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    maxlength: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<&'static str>,
+    /// The text an input starts with (left out when empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<String>,
+    /// The sentence on a pattern this client does not check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern_id: Option<String>,
+    checked: bool,
+    /// A select's empty first choice, and whether it starts chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    placeholder: Option<&'static str>,
+    placeholder_selected: bool,
+    /// (value, title, selected or ticked) per option of a select or multi-select.
+    options: Vec<(&'a str, &'a str, bool)>,
+    /// A multi-select box's id is this and its index ([`Entry::option_id`]).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    option_id_prefix: String,
+}
+
+impl<'a> FieldDom<'a> {
+    fn new(e: &'a Entry, disabled: bool) -> Self {
+        let mut dom = FieldDom {
+            control: "text",
+            kind: "text",
+            id: &e.id,
+            name: &e.field.name,
+            label: &e.field.label,
+            required: e.field.required,
+            disabled,
+            description: e.field.description.as_deref(),
+            desc_id: e.field.description.as_ref().map(|_| e.desc_id()),
+            described: e.shown.described.as_deref(),
+            minlength: None,
+            maxlength: None,
+            min: None,
+            max: None,
+            step: None,
+            value: Some(raw_text(&e.raw)).filter(|t| !t.is_empty()),
+            note: None,
+            pattern_id: None,
+            checked: false,
+            placeholder: None,
+            placeholder_selected: false,
+            options: Vec::new(),
+            option_id_prefix: String::new(),
+        };
+        match &e.field.kind {
+            FieldKind::String {
+                format,
+                min_length,
+                max_length,
+                ..
+            } => {
+                dom.kind = input_type(*format);
+                dom.minlength = min_length.map(|n| n.to_string());
+                dom.maxlength = max_length.map(|n| n.to_string());
+                dom.note = e.shown.note.as_deref();
+                dom.pattern_id = dom.note.map(|_| e.pattern_id());
+            }
+            FieldKind::Number(b) | FieldKind::Integer(b) => {
+                dom.kind = "number";
+                dom.min = attr_number(b.minimum);
+                dom.max = attr_number(b.maximum);
+                dom.step = Some(if matches!(e.field.kind, FieldKind::Integer(_)) {
+                    "1"
+                } else {
+                    "any"
+                });
+            }
+            FieldKind::Boolean => {
+                dom.control = "checkbox";
+                dom.kind = "checkbox";
+                dom.value = None;
+                dom.checked = matches!(e.raw, RawInput::Bool(true));
+            }
+            FieldKind::Select { options } => {
+                dom.control = "select";
+                dom.kind = "select";
+                dom.value = None;
+                select_options(&mut dom, e, options);
+            }
+            FieldKind::MultiSelect { options, .. } => {
+                dom.control = "multi";
+                dom.kind = "multiselect";
+                dom.value = None;
+                dom.option_id_prefix = e.option_id_prefix();
+                dom.options = options
+                    .iter()
+                    .enumerate()
+                    .map(|(j, o)| (o.value.as_str(), o.title.as_str(), e.ticked.contains(&j)))
+                    .collect();
+            }
+        }
+        dom
     }
 }
 
-fn description(e: &Entry) -> impl IntoView {
-    let id = e.desc_id();
-    e.field
-        .description
-        .clone()
-        .map(|d| view! { <p class="mce-description" id=id>{d}</p> })
+/// A select's choices: the one shown first as a plain `selected` attribute (after that
+/// the `<select>` itself holds what is chosen, and the field's state follows it).
+fn select_options<'a>(dom: &mut FieldDom<'a>, e: &'a Entry, options: &'a [EnumOption]) {
+    // An optional select can always be cleared; a required one without a default starts
+    // on an empty choice so the user must pick deliberately.
+    // (Unless "" is itself a choice: then that option stands for it, and the core sends "".)
+    let has_empty_choice = options.iter().any(|o| o.value.is_empty());
+    dom.placeholder = if has_empty_choice {
+        None
+    } else if !e.field.required {
+        Some("(none)")
+    } else if e.field.default.is_none() {
+        Some("Choose…")
+    } else {
+        None
+    };
+    let chosen = match &e.raw {
+        RawInput::Text(t) => t.as_str(),
+        _ => "",
+    };
+    dom.placeholder_selected = chosen.is_empty();
+    dom.options = options
+        .iter()
+        .map(|o| (o.value.as_str(), o.title.as_str(), o.value == chosen))
+        .collect();
 }
 
 /// How a field's control behaves: which events change it and how its value is read.
@@ -105,202 +271,6 @@ fn control_of(e: &Entry) -> Control {
         FieldKind::Select { .. } => Control::Select,
         FieldKind::MultiSelect { .. } => Control::Multi,
     }
-}
-
-/// Renders field `e`'s frame. `disabled`: whether the form starts disabled (later changes
-/// are the form's, see `schema_form.rs`).
-pub fn field_view(e: &Entry, disabled: bool) -> AnyView {
-    // What changes starts as the state says (`Entry::shown`, no message yet).
-    let note = e.shown.note.clone();
-    let marks = Marks {
-        id: e.id.clone(),
-        name: e.field.name.clone(),
-        required: e.field.required,
-        described: e.shown.described.clone(),
-        disabled,
-    };
-    match &e.field.kind {
-        FieldKind::String {
-            format,
-            min_length,
-            max_length,
-            ..
-        } => {
-            let kind = input_type(*format);
-            let input = text_input(
-                e,
-                marks,
-                kind,
-                min_length.map(|n| n.to_string()),
-                max_length.map(|n| n.to_string()),
-                None,
-            );
-            let pattern_id = e.pattern_id();
-            let note = note.map(|m| {
-                view! { <p class="mce-pattern-note" id=pattern_id data-testid="pattern-note">{m}</p> }
-            });
-            stacked(e, kind, (input, note))
-        }
-        FieldKind::Number(b) => stacked(e, "number", number(e, marks, b, "any")),
-        FieldKind::Integer(b) => stacked(e, "number", number(e, marks, b, "1")),
-        FieldKind::Boolean => view! {
-            <div class="mce-field mce-checkbox" part="field" data-kind="checkbox">
-                {checkbox(e, marks)}
-                {label(e)}
-                {description(e)}
-            </div>
-        }
-        .into_any(),
-        FieldKind::Select { options } => stacked(e, "select", select(e, marks, options)),
-        FieldKind::MultiSelect { options, .. } => multi_select(e, marks, options),
-    }
-}
-
-/// The frame of a control under its label and description.
-fn stacked(e: &Entry, kind: &'static str, control: impl IntoView + 'static) -> AnyView {
-    view! {
-        <div class="mce-field" part="field" data-kind=kind>
-            {label(e)}
-            {description(e)}
-            {control}
-        </div>
-    }
-    .into_any()
-}
-
-fn number(e: &Entry, marks: Marks, b: &NumberBounds, step: &'static str) -> impl IntoView {
-    text_input(
-        e,
-        marks,
-        "number",
-        None,
-        None,
-        Some((attr_number(b.minimum), attr_number(b.maximum), step)),
-    )
-}
-
-/// `<input>` of a text-like type; `number` carries `min`, `max` and `step`.
-fn text_input(
-    e: &Entry,
-    marks: Marks,
-    kind: &'static str,
-    minlength: Option<String>,
-    maxlength: Option<String>,
-    number: Option<(Option<String>, Option<String>, &'static str)>,
-) -> impl IntoView {
-    let (min, max, step) = match number {
-        Some((min, max, step)) => (min, max, Some(step)),
-        None => (None, None, None),
-    };
-    let value = Some(raw_text(&e.raw)).filter(|t| !t.is_empty());
-    let marks = marks.attrs();
-    view! {
-        <input
-            {..marks}
-            type=kind
-            minlength=minlength
-            maxlength=maxlength
-            min=min
-            max=max
-            step=step
-            value=value
-        />
-    }
-}
-
-fn checkbox(e: &Entry, marks: Marks) -> impl IntoView {
-    let checked = matches!(e.raw, RawInput::Bool(true));
-    let marks = marks.attrs();
-    view! { <input {..marks} type="checkbox" checked=checked /> }
-}
-
-fn select(e: &Entry, marks: Marks, options: &[EnumOption]) -> impl IntoView {
-    let required = marks.required;
-    // An optional select can always be cleared; a required one without a default starts
-    // on an empty choice so the user must pick deliberately.
-    // (Unless "" is itself a choice: then that option stands for it, and the core sends "".)
-    let has_empty_choice = options.iter().any(|o| o.value.is_empty());
-    let placeholder = if has_empty_choice {
-        None
-    } else if !required {
-        Some("(none)")
-    } else if e.field.default.is_none() {
-        Some("Choose…")
-    } else {
-        None
-    };
-    // The choice shown first, as a plain `selected` attribute: after that the `<select>`
-    // itself holds what is chosen, and the field's state follows it.
-    let chosen = match &e.raw {
-        RawInput::Text(t) => t.clone(),
-        _ => String::new(),
-    };
-    let opts = options
-        .iter()
-        .map(|o| {
-            let selected = o.value == chosen;
-            view! {
-                <option value=o.value.clone() selected=selected>
-                    {o.title.clone()}
-                </option>
-            }
-        })
-        .collect_view();
-    let marks = marks.attrs();
-    view! {
-        <select {..marks}>
-            {placeholder.map(|p| view! {
-                <option value="" selected=chosen.is_empty()>{p}</option>
-            })}
-            {opts}
-        </select>
-    }
-}
-
-fn multi_select(e: &Entry, marks: Marks, options: &[EnumOption]) -> AnyView {
-    // A server may send any number of options, so nothing here costs the whole list per
-    // box: a box has no attribute that changes on its own and no listener (the form's
-    // handlers serve every box), and the `<fieldset>` disables them all at once.
-    // Each box carries the field's ARIA marks too: a screen reader lands on a box, not on
-    // the fieldset, and tests find `[name=x][aria-invalid]`.
-    let boxes = options
-        .iter()
-        .enumerate()
-        .map(|(j, o)| {
-            let box_id = e.option_id(j);
-            view! {
-                <div class="mce-option">
-                    <input
-                        type="checkbox"
-                        id=box_id.clone()
-                        name=marks.name.clone()
-                        value=o.value.clone()
-                        aria-describedby=marks.described.clone()
-                        checked=e.ticked.contains(&j)
-                    />
-                    <label for=box_id>{o.title.clone()}</label>
-                </div>
-            }
-        })
-        .collect_view();
-    // A fieldset takes the marks as a group: `data-name`, no `name` or `required`.
-    view! {
-        <fieldset
-            class="mce-field mce-multi"
-            part="field"
-            data-kind="multiselect"
-            id=marks.id
-            data-name=marks.name
-            aria-required=marks.required.then_some("true")
-            aria-describedby=marks.described
-            disabled=marks.disabled
-        >
-            <legend>{e.field.label.clone()}{required_mark(marks.required)}</legend>
-            {description(e)}
-            {boxes}
-        </fieldset>
-    }
-    .into_any()
 }
 
 /// Whether the event's target input says its text could not be read as its type.

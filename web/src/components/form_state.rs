@@ -60,9 +60,12 @@ impl Entry {
     pub fn pattern_id(&self) -> String {
         format!("{}-pattern", self.id)
     }
-    /// The id of a multi-select's `j`th checkbox.
+    /// The id of a multi-select's `j`th checkbox: [`Entry::option_id_prefix`] and `j`.
     pub fn option_id(&self, j: usize) -> String {
-        format!("{}-o{j}", self.id)
+        format!("{}{j}", self.option_id_prefix())
+    }
+    pub fn option_id_prefix(&self) -> String {
+        format!("{}-o", self.id)
     }
 
     /// The id of the element that takes focus for this field: the control, or a

@@ -9,7 +9,7 @@
 //! buttons never appear. A `<div>` has no such named properties. Enter-to-submit, which a
 //! `<form>` would give, is the keydown handler's; Submit is a plain button.
 
-use super::field::{self, field_view};
+use super::field::{self, FormDom};
 use super::form_state::FormState;
 use super::ids;
 use super::status::SendStatus;
@@ -221,14 +221,13 @@ pub fn SchemaForm(
     };
 
     let label = submit_label.unwrap_or_else(|| "Submit".to_owned());
-    let controls = form
-        .with_entries(|entries| {
-            entries
-                .iter()
-                .map(|e| field_view(e, busy_at_start))
-                .collect_view()
-        })
-        .unwrap_or_default();
+    // The title, the description and the fields, built into the form's element as it is
+    // made (a directive runs before the element's children are added), so they come first.
+    let build_fixed_part = move |root: web_sys::Element| {
+        form.with_entries(|entries| {
+            FormDom::new(title.as_deref(), desc.as_deref(), entries, busy_at_start).build(&root)
+        });
+    };
     let resend_hint = if on_decline.is_some() || on_cancel.is_some() {
         "Your answers are kept; press Submit to send them again."
     } else {
@@ -239,10 +238,8 @@ pub fn SchemaForm(
         <div class="mce-form" part="form" role="form" node_ref=form_ref on:keydown=on_keydown
             on:input=move |ev| field::on_input(form, &ev)
             on:change=move |ev| field::on_change(form, &ev)
-            on:focusout=move |ev| field::on_focusout(form, &ev)>
-            {title.map(|t| view! { <h3 class="mce-form-title">{t}</h3> })}
-            {desc.map(|d| view! { <p class="mce-form-description">{d}</p> })}
-            {controls}
+            on:focusout=move |ev| field::on_focusout(form, &ev)
+            use:build_fixed_part>
             <div class="mce-actions" part="actions">
                 <button type="button" class="mce-primary" part="button primary" prop:disabled=move || busy.get()
                     on:click=move |_| do_submit()>
