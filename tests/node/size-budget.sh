@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SIZE BUDGET of the core's JS API wasm (crate mcp-elicit: compileSchema, validateContent,
-# compileValidator), built as scripts/bench measures it: release, wasm-bindgen --target web,
-# scripts/optimize-wasm, gzip -9. Fails with the figure when over the budget.
+# compileValidator), built as scripts/bench measures it: scripts/build-release-wasm (a no-op
+# after scripts/build-www), wasm-bindgen --target web, scripts/optimize-wasm, gzip -9. Fails with the figure when over the budget.
 # Usage: tests/node/size-budget.sh (output under $CARGO_TARGET_DIR/core-size, default target/).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -17,8 +17,7 @@ out="$target/core-size"
 # 60,000; lower this as the core shrinks.
 MAX_CORE_GZIP_BYTES=110000
 
-echo "[core size budget] cargo build -p mcp-elicit --lib --target wasm32-unknown-unknown --release"
-cargo build -p mcp-elicit --lib --target wasm32-unknown-unknown --release
+scripts/build-release-wasm
 rm -rf "$out"
 wasm-bindgen --target web --out-dir "$out" "$target/wasm32-unknown-unknown/release/mcp_elicit.wasm"
 scripts/optimize-wasm "$out/mcp_elicit_bg.wasm"
