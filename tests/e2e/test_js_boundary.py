@@ -80,6 +80,12 @@ CYCLIC_SAMPLING = """
     const container = document.createElement("div");
     container.id = "cyclic-sampling";
     document.body.append(container);
+    // Every text the client's notice shows, in order: a later notice replaces an earlier one.
+    const notices = [];
+    new MutationObserver(() => {
+      const text = container.querySelector(".notice[role=status]")?.textContent ?? "";
+      if (text && notices[notices.length - 1] !== text) notices.push(text);
+    }).observe(container, { subtree: true, childList: true, characterData: true });
     const sampling = async () => {
       const result = { role: "assistant", model: "m", content: { type: "text", text: "hi" } };
       result.content.owner = result;
@@ -90,7 +96,7 @@ CYCLIC_SAMPLING = """
     try { call = { result: await client.callTool("ask_llm", { question: "6x7?" }) }; }
     catch (e) { call = { rejected: e.constructor.name + ": " + e.message }; }
     const after = await client.callTool("list_my_roots", {});
-    return { call, after: after.content[0].text };
+    return { call, after: after.content[0].text, notices };
 """
 
 
@@ -118,18 +124,9 @@ def test_legacy_sampling_handler_returning_a_cycle_is_refused_in_words(
     assert value is not None, got
     call = value["call"]
     assert "rejected" in call or call["result"].get("isError") is True, got
-    # Read in the wait: the notice may be rendered again between finding it and reading it.
-    notice = wait_for(
-        driver,
-        lambda d: next(
-            (
-                e.text
-                for e in d.find_elements("css selector", "#cyclic-sampling .notice[role=status]")
-                if "the sampling handler's result" in e.text
-            ),
-            None,
-        ),
-        "the sampling handler's result in the notice",
-    )
-    assert "/content/owner" in notice and "cycle" in notice, notice
+    # The notice said why when the refusal happened; it may say something else by now (a
+    # later notice replaces it), so every text it showed is looked at.
+    said = [n for n in value["notices"] if "the sampling handler's result" in n]
+    assert said, value["notices"]
+    assert "/content/owner" in said[0] and "cycle" in said[0], said
     assert value["after"] == ClientRequests.NO_ROOTS, got
