@@ -175,10 +175,8 @@ export function build_form(form, text) {
   for (const node of builtParts.get(form) ?? []) node.remove();
   const doc = form.ownerDocument;
   const frag = doc.createDocumentFragment();
-  if (spec.title !== undefined) frag.append(element(doc, "h3", { class: "mce-form-title" }, spec.title));
-  if (spec.description !== undefined) {
-    frag.append(element(doc, "p", { class: "mce-form-description" }, spec.description));
-  }
+  if (spec.title !== undefined) frag.append(element(doc, "h3", "mce-form-title", spec.title));
+  if (spec.description !== undefined) frag.append(element(doc, "p", "mce-form-description", spec.description));
   for (const f of spec.fields) frag.append(frame(doc, f));
   builtParts.set(form, Array.from(frag.childNodes));
   form.prepend(frag);
@@ -187,105 +185,131 @@ export function build_form(form, text) {
 /** The nodes `build_form` put into each form element. */
 const builtParts = new WeakMap();
 
-/** `<tag>` with `attrs` (a value of null, undefined or false: left out; true: present). */
-function element(doc, tag, attrs, text) {
+/** `<tag>` of class `cls` (none when empty), holding `text` when given. */
+function element(doc, tag, cls, text) {
   const el = doc.createElement(tag);
-  for (const name in attrs) {
-    const value = attrs[name];
-    if (value === undefined || value === null || value === false) continue;
-    el.setAttribute(name, value === true ? "" : value);
-  }
+  if (cls) el.className = cls;
   if (text !== undefined) el.append(text);
   return el;
 }
 
+/** Sets attribute `name` when `value` is a string (a boolean attribute: `true`). */
+function attr(el, name, value) {
+  if (typeof value === "string") el.setAttribute(name, value);
+  else if (value === true) el.setAttribute(name, "");
+}
+
 /** The label (or legend) text, with the `*` of a required field hidden from screen readers. */
-function label(doc, tag, attrs, f) {
-  const el = element(doc, tag, attrs, f.label);
-  if (f.required) el.append(element(doc, "span", { class: "mce-required", "aria-hidden": "true" }, " *"));
+function label(doc, tag, f) {
+  const el = element(doc, tag, "", f.label);
+  if (tag === "label") el.htmlFor = f.id;
+  if (f.required) {
+    const mark = element(doc, "span", "mce-required", " *");
+    mark.setAttribute("aria-hidden", "true");
+    el.append(mark);
+  }
   return el;
 }
 
 function description(doc, f) {
-  return element(doc, "p", { class: "mce-description", id: f.desc_id }, f.description);
+  const p = element(doc, "p", "mce-description", f.description);
+  p.id = f.desc_id;
+  return p;
 }
 
 /** The ARIA marks and `disabled` every single control of a field starts with. */
-function marks(f) {
-  return {
-    id: f.id,
-    name: f.name,
-    required: f.required,
-    "aria-required": f.required ? "true" : null,
-    "aria-describedby": f.described,
-    disabled: f.disabled,
-  };
+function marks(el, f) {
+  el.id = f.id;
+  el.setAttribute("name", f.name);
+  if (f.required) {
+    el.setAttribute("required", "");
+    el.setAttribute("aria-required", "true");
+  }
+  attr(el, "aria-describedby", f.described);
+  if (f.disabled) el.setAttribute("disabled", "");
+  return el;
+}
+
+/** The frame of a field: `div.mce-field` (with `extra` classes), `part="field"`, its kind. */
+function frameOf(doc, tag, cls, kind) {
+  const el = element(doc, tag, cls);
+  el.setAttribute("part", "field");
+  el.setAttribute("data-kind", kind);
+  return el;
 }
 
 function frame(doc, f) {
   if (f.control === "multi") return multi(doc, f);
   if (f.control === "checkbox") {
-    const box = element(doc, "div", { class: "mce-field mce-checkbox", part: "field", "data-kind": "checkbox" });
-    box.append(
-      element(doc, "input", Object.assign(marks(f), { type: "checkbox", checked: f.checked })),
-      label(doc, "label", { for: f.id }, f),
-    );
+    const box = frameOf(doc, "div", "mce-field mce-checkbox", "checkbox");
+    const input = marks(doc.createElement("input"), f);
+    input.setAttribute("type", "checkbox");
+    if (f.checked) input.setAttribute("checked", "");
+    box.append(input, label(doc, "label", f));
     if (f.description !== undefined) box.append(description(doc, f));
     return box;
   }
-  const el = element(doc, "div", { class: "mce-field", part: "field", "data-kind": f.kind });
-  el.append(label(doc, "label", { for: f.id }, f));
+  const el = frameOf(doc, "div", "mce-field", f.kind);
+  el.append(label(doc, "label", f));
   if (f.description !== undefined) el.append(description(doc, f));
   if (f.control === "select") {
-    const select = element(doc, "select", marks(f));
-    if (f.placeholder !== undefined) {
-      select.append(element(doc, "option", { value: "", selected: f.placeholder_selected }, f.placeholder));
-    }
-    for (const [value, title, selected] of f.options) {
-      select.append(element(doc, "option", { value, selected }, title));
-    }
+    const select = marks(doc.createElement("select"), f);
+    if (f.placeholder !== undefined) select.append(option(doc, "", f.placeholder, f.placeholder_selected));
+    for (const [value, title, selected] of f.options) select.append(option(doc, value, title, selected));
     el.append(select);
   } else {
-    const a = marks(f);
-    a.type = f.kind;
-    a.minlength = f.minlength;
-    a.maxlength = f.maxlength;
-    a.min = f.min;
-    a.max = f.max;
-    a.step = f.step;
-    a.value = f.value;
-    el.append(element(doc, "input", a));
+    const input = marks(doc.createElement("input"), f);
+    input.setAttribute("type", f.kind);
+    attr(input, "minlength", f.minlength);
+    attr(input, "maxlength", f.maxlength);
+    attr(input, "min", f.min);
+    attr(input, "max", f.max);
+    attr(input, "step", f.step);
+    attr(input, "value", f.value);
+    el.append(input);
     if (f.note !== undefined) {
-      el.append(element(doc, "p", { class: "mce-pattern-note", id: f.pattern_id, "data-testid": "pattern-note" }, f.note));
+      const note = element(doc, "p", "mce-pattern-note", f.note);
+      note.id = f.pattern_id;
+      note.setAttribute("data-testid", "pattern-note");
+      el.append(note);
     }
   }
   return el;
 }
 
+function option(doc, value, title, selected) {
+  const el = element(doc, "option", "", title);
+  el.setAttribute("value", value);
+  if (selected) el.setAttribute("selected", "");
+  return el;
+}
+
 /** A multi-select: a fieldset that takes the marks as a group, one labelled box per option. */
 function multi(doc, f) {
-  const set = element(doc, "fieldset", {
-    class: "mce-field mce-multi",
-    part: "field",
-    "data-kind": "multiselect",
-    id: f.id,
-    "data-name": f.name,
-    "aria-required": f.required ? "true" : null,
-    "aria-describedby": f.described,
-    disabled: f.disabled,
-  });
-  set.append(label(doc, "legend", {}, f));
+  const set = frameOf(doc, "fieldset", "mce-field mce-multi", "multiselect");
+  set.id = f.id;
+  set.setAttribute("data-name", f.name);
+  if (f.required) set.setAttribute("aria-required", "true");
+  attr(set, "aria-describedby", f.described);
+  if (f.disabled) set.setAttribute("disabled", "");
+  set.append(label(doc, "legend", f));
   if (f.description !== undefined) set.append(description(doc, f));
   const prefix = f.option_id_prefix;
   for (let j = 0; j < f.options.length; j++) {
     const [value, title, checked] = f.options[j];
     const id = prefix + j;
-    const option = element(doc, "div", { class: "mce-option" });
-    option.append(
-      element(doc, "input", { type: "checkbox", id, name: f.name, value, "aria-describedby": f.described, checked }),
-      element(doc, "label", { for: id }, title),
-    );
-    set.append(option);
+    const row = element(doc, "div", "mce-option");
+    const box = doc.createElement("input");
+    box.setAttribute("type", "checkbox");
+    box.id = id;
+    box.setAttribute("name", f.name);
+    box.setAttribute("value", value);
+    attr(box, "aria-describedby", f.described);
+    if (checked) box.setAttribute("checked", "");
+    const text = element(doc, "label", "", title);
+    text.htmlFor = id;
+    row.append(box, text);
+    set.append(row);
   }
   return set;
 }
