@@ -104,6 +104,11 @@ impl Call {
         }
     }
 
+    /// Whether `method` is one of the three a [`Call`] makes (a request that may ask).
+    pub fn is_call_method(method: &str) -> bool {
+        matches!(method, TOOLS_CALL | PROMPTS_GET | RESOURCES_READ)
+    }
+
     /// The call a request of `method` with `params` makes, read as [`params`](Self::params)
     /// writes it (absent `arguments` are none). Unknown fields are ignored, as everywhere
     /// on the wire; a method that is not one of the three, or params without what it

@@ -237,6 +237,7 @@ fn a_call_writes_its_own_params_and_reads_them_back() {
         ),
     ] {
         assert_eq!(call.method(), method);
+        assert!(Call::is_call_method(method), "{method}");
         assert_eq!(call.target(), target);
         let written = serde_json::to_string(&call.params()).unwrap();
         assert_eq!(written, params);
@@ -269,6 +270,11 @@ fn a_call_is_read_leniently_but_never_guessed() {
         ("resources/read", json!({"name": "r"}), "uri"),
         ("tools/list", json!({}), "tools/list"),
     ] {
+        assert_eq!(
+            Call::is_call_method(method),
+            method != "tools/list",
+            "{method}"
+        );
         let err = Call::parse(method, &params).unwrap_err();
         assert!(
             err.message.contains(said),

@@ -257,16 +257,21 @@ impl LegacySession {
         Ok(Some(err))
     }
 
-    /// Sends `method` (a request that asks nothing: `tools/list`, ...; a call that may ask
-    /// goes through [`call`](Self::call)) and waits for its result, handling server requests
-    /// on the way. An expired session is re-initialised once, with a notice, and the
-    /// request resent.
+    /// Sends `method` and waits for its result, handling server requests on the way. An
+    /// expired session is re-initialised once, with a notice, and the request resent. A
+    /// `tools/call`, `prompts/get` or `resources/read` is made as [`call`](Self::call)
+    /// makes it, in a run of its own (params it cannot be read from are an error in words).
     pub async fn request(
         &self,
         method: &str,
         params: Map<String, Value>,
     ) -> Result<Box<RawValue>, ClientError> {
         let params = Value::Object(params);
+        if Call::is_call_method(method) {
+            let call = Call::parse(method, &params)
+                .map_err(|e| ClientError::Driver(DriverError::Usage(e.to_string())))?;
+            return self.call(&call).await;
+        }
         self.request_in_session(Outgoing::Other {
             method,
             params: &params,

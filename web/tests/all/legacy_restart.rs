@@ -319,3 +319,40 @@ async fn a_listing_does_not_expire_a_kept_answer() {
     settle().await;
     assert_eq!(seen.borrow().answered, vec![a], "replayed into the re-run");
 }
+
+/// A `tools/call` sent through `request` is a run of its call like one sent through `call`:
+/// the answer kept across a restart is replayed into it.
+#[wasm_bindgen_test]
+async fn a_call_sent_as_a_request_gets_the_answer_kept_for_it() {
+    let (session, seen) = connect().await;
+    let a = kept_across_restart(&session, &seen, "a", "a").await;
+    let rerun_of_a = tool_call("a", "a");
+    let params = match serde_json::to_value(rerun_of_a.params()) {
+        Ok(Value::Object(params)) => params,
+        other => panic!("params of a call are an object: {other:?}"),
+    };
+    let rerun = session.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = rerun.request("tools/call", params).await;
+    });
+    settle().await;
+    assert_eq!(seen.borrow().answered, vec![a], "replayed into the re-run");
+}
+
+/// A `tools/call` through `request` whose params name no tool is refused in words, not sent.
+#[wasm_bindgen_test]
+async fn a_call_request_without_a_name_is_refused_in_words() {
+    let (session, _seen) = connect().await;
+    let posts_before = posts_count();
+    let outcome = session.request("tools/call", Map::new()).await;
+    match outcome {
+        Err(e) => assert!(e.to_string().contains("tools/call params"), "{e}"),
+        Ok(raw) => panic!("sent: {raw}"),
+    }
+    assert_eq!(posts_count(), posts_before, "nothing was sent");
+}
+
+fn posts_count() -> u32 {
+    let posts = Reflect::get(&fake(), &"posts".into()).expect("posts");
+    js_sys::Array::from(&posts).length()
+}
