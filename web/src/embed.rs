@@ -288,7 +288,7 @@ fn parse_params(params: &JsValue) -> Result<ElicitRequestParams, String> {
     if !json.is_object() {
         return Err("elicit: params must be an object such as {message, requestedSchema} or {mode: \"url\", message, url, elicitationId}".into());
     }
-    serde_json::from_value(json).map_err(|e| {
+    ElicitRequestParams::from_value(json).map_err(|e| {
         format!("elicit: these are not elicitation/create params: form mode needs `message` and `requestedSchema`, URL mode needs `mode: \"url\"`, `message`, `url` and `elicitationId` ({e})")
     })
 }

@@ -59,6 +59,38 @@ pub enum UrlMode {
 }
 
 impl ElicitRequestParams {
+    /// What `serde_json::from_value` answers (the same params, or the same error), with the
+    /// form's `requestedSchema` moved rather than copied: the derive buffers the whole value
+    /// to try each variant in turn and then builds the schema anew, a copy of what may be a
+    /// large tree per request. Only `mode: "url"` can make URL params and nothing else can
+    /// make form params (whose `mode` is `"form"` or absent), so the variant is known first.
+    pub fn from_value(value: Value) -> Result<Self, serde_json::Error> {
+        let url_mode = value.get("mode").and_then(Value::as_str) == Some("url");
+        let Value::Object(mut members) = value else {
+            return serde_json::from_value(value);
+        };
+        if url_mode {
+            return serde_json::from_value(Value::Object(members));
+        }
+        let Some(schema) = members.get_mut("requestedSchema").map(Value::take) else {
+            return serde_json::from_value(Value::Object(members));
+        };
+        let mut rest = Value::Object(members);
+        match FormParams::deserialize(&rest) {
+            Ok(mut form) => {
+                form.requested_schema = schema;
+                Ok(ElicitRequestParams::Form(form))
+            }
+            // The derive's own words for what is wrong (only on this path does it copy).
+            Err(_) => {
+                if let Value::Object(members) = &mut rest {
+                    members.insert("requestedSchema".into(), schema);
+                }
+                serde_json::from_value(rest)
+            }
+        }
+    }
+
     pub fn message(&self) -> &str {
         match self {
             ElicitRequestParams::Url(u) => &u.message,

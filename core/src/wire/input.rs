@@ -74,7 +74,7 @@ impl TryFrom<TaggedRequest> for InputRequest {
                 let params = t.params.ok_or_else(|| {
                     "an elicitation/create input request has no params".to_string()
                 })?;
-                InputRequest::Elicit(serde_json::from_value(params).map_err(|e| {
+                InputRequest::Elicit(ElicitRequestParams::from_value(params).map_err(|e| {
                     format!("an elicitation/create input request has malformed params: {e}")
                 })?)
             }

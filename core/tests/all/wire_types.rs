@@ -355,3 +355,48 @@ mod never_panic {
         }
     }
 }
+
+/// `ElicitRequestParams::from_value` answers exactly what the derive answers (the same
+/// params, or an error in the same words), whatever the members' order, types or presence.
+#[test]
+fn elicit_params_from_a_value_are_the_derives() {
+    use mcp_elicit::wire::ElicitRequestParams;
+    use serde_json::json;
+    let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 9007199254740993u64}, "s": {"type": "string", "default": "x"}}, "required": ["n"]});
+    let cases = [
+        json!({"message": "m", "requestedSchema": schema}),
+        json!({"requestedSchema": schema, "message": "m", "extra": [1, {"a": null}]}),
+        json!({"mode": "form", "message": "m", "requestedSchema": schema}),
+        json!({"mode": null, "message": "m", "requestedSchema": schema}),
+        json!({"mode": "form", "message": "m"}),
+        json!({"message": "m"}),
+        json!({"requestedSchema": schema}),
+        json!({"message": 7, "requestedSchema": schema}),
+        json!({"message": "m", "requestedSchema": null}),
+        json!({"message": "m", "requestedSchema": "not a schema"}),
+        json!({"mode": "url", "message": "m", "url": "https://example.com/", "elicitationId": "e"}),
+        json!({"mode": "url", "message": "m", "url": "https://example.com/"}),
+        json!({"mode": "url", "message": "m", "requestedSchema": schema}),
+        json!({"mode": "url", "url": "https://example.com/"}),
+        json!({"mode": "URL", "message": "m", "url": "https://example.com/"}),
+        json!({"mode": "other", "message": "m", "requestedSchema": schema}),
+        json!({"mode": 1, "message": "m", "requestedSchema": schema}),
+        json!({}),
+        json!([]),
+        json!(["m", schema]),
+        json!("m"),
+        json!(null),
+        json!(3),
+    ];
+    for case in cases {
+        // Compared as written, so the order of every member counts too.
+        let written = |p: ElicitRequestParams| serde_json::to_string(&p).unwrap();
+        let ours = ElicitRequestParams::from_value(case.clone())
+            .map(written)
+            .map_err(|e| e.to_string());
+        let derive = serde_json::from_value::<ElicitRequestParams>(case.clone())
+            .map(written)
+            .map_err(|e| e.to_string());
+        assert_eq!(ours, derive, "{case}");
+    }
+}
