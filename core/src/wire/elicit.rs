@@ -62,8 +62,11 @@ impl ElicitRequestParams {
     /// What `serde_json::from_value` answers (the same params, or the same error), with the
     /// form's `requestedSchema` moved rather than copied: the derive buffers the whole value
     /// to try each variant in turn and then builds the schema anew, a copy of what may be a
-    /// large tree per request. Only `mode: "url"` can make URL params and nothing else can
-    /// make form params (whose `mode` is `"form"` or absent), so the variant is known first.
+    /// large tree per request. Form params need `mode` absent, `null` or naming `form`, so
+    /// params whose `mode` is the string `"url"` are left to the derive whole (they are
+    /// small), and the schema of any others is moved; whatever the form reading refuses
+    /// (`mode` as `{"url": null}`, which serde also reads as the `url` variant, among it)
+    /// goes to the derive, so the outcome is always the derive's.
     pub fn from_value(value: Value) -> Result<Self, serde_json::Error> {
         let url_mode = value.get("mode").and_then(Value::as_str) == Some("url");
         let Value::Object(mut members) = value else {

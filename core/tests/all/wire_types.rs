@@ -381,6 +381,9 @@ fn elicit_params_from_a_value_are_the_derives() {
         json!({"mode": "URL", "message": "m", "url": "https://example.com/"}),
         json!({"mode": "other", "message": "m", "requestedSchema": schema}),
         json!({"mode": 1, "message": "m", "requestedSchema": schema}),
+        // serde also reads an enum written as a one-member object.
+        json!({"mode": {"url": null}, "message": "m", "url": "https://example.com/", "requestedSchema": schema}),
+        json!({"mode": {"form": null}, "message": "m", "requestedSchema": schema}),
         json!({}),
         json!([]),
         json!(["m", schema]),

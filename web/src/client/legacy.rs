@@ -260,7 +260,9 @@ impl LegacySession {
     /// Sends `method` and waits for its result, handling server requests on the way. An
     /// expired session is re-initialised once, with a notice, and the request resent. A
     /// `tools/call`, `prompts/get` or `resources/read` is made as [`call`](Self::call)
-    /// makes it, in a run of its own (params it cannot be read from are an error in words).
+    /// makes it, in a run of its own: from its params, only the [`Call`] (`name` and
+    /// `arguments`, or `uri`) is sent, and params it cannot be read from are an error in
+    /// words.
     pub async fn request(
         &self,
         method: &str,
