@@ -641,7 +641,8 @@ impl LegacySession {
                     .as_deref()
                     .ok_or_else(|| "it has no params".to_string())
                     .and_then(|p| {
-                        serde_json::from_str::<ElicitRequestParams>(p.get())
+                        serde_json::from_str::<Value>(p.get())
+                            .and_then(ElicitRequestParams::from_value)
                             .map_err(|e| e.to_string())
                     });
                 match parsed {

@@ -818,3 +818,47 @@ fn a_call_s_body_is_written_in_one_order_byte_for_byte() {
         Some(r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"u"}}"#)
     );
 }
+
+/// A malformed `elicitation/create` is refused (-32602) in the words serde's derive gives
+/// for its params, whatever is wrong with them, and a well-formed one is shown as the
+/// derive reads it.
+#[test]
+fn elicitation_params_are_read_as_the_derive_reads_them() {
+    use mcp_elicit::wire::ElicitRequestParams;
+    let mut s = ready_session();
+    for (id, params) in [
+        r#"{"mode":"url"}"#,
+        r#"{"message":"m"}"#,
+        r#"{"mode":"form","message":7,"requestedSchema":{}}"#,
+        r#"{"mode":"other","message":"m","requestedSchema":{}}"#,
+        r#"{"mode":{"url":null},"message":"m","url":"https://example.com/"}"#,
+        r#"[1,2]"#,
+        r#"{"requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}},"message":"m","x":[1]}"#,
+        r#"{"mode":"url","message":"m","url":"https://example.com/","elicitationId":"e"}"#,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let message = format!(
+            r#"{{"jsonrpc":"2.0","id":{},"method":"elicitation/create","params":{params}}}"#,
+            id + 10
+        );
+        let derive = serde_json::from_str::<ElicitRequestParams>(params);
+        match (s.on_message(&message), derive) {
+            (LegacyEvent::Elicit { params: got, .. }, Ok(expected)) => assert_eq!(
+                serde_json::to_string(&got).unwrap(),
+                serde_json::to_string(&expected).unwrap(),
+                "{params}"
+            ),
+            (LegacyEvent::Reply { request, .. }, Err(e)) => {
+                assert_eq!(body(&request)["error"]["code"], -32602, "{params}");
+                assert_eq!(
+                    body(&request)["error"]["message"],
+                    format!("The server's elicitation request is malformed: {e}"),
+                    "{params}"
+                );
+            }
+            (event, derive) => panic!("{params}: {event:?} where the derive read {derive:?}"),
+        }
+    }
+}
