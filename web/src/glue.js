@@ -284,7 +284,12 @@ function option(doc, value, title, selected) {
   return el;
 }
 
-/** A multi-select: a fieldset that takes the marks as a group, one labelled box per option. */
+/**
+ * A multi-select: a fieldset that takes the marks as a group, one labelled box per option.
+ * The option rows go in one `div.mce-options`, not straight into the fieldset: Chromium
+ * looks through all of a fieldset's children (for its legend) each time one is added, so
+ * 20,000 rows added to the fieldset took 1.7 s, and 0.12 s in the div.
+ */
 function multi(doc, f) {
   const set = frameOf(doc, "fieldset", "mce-field mce-multi", "multiselect");
   set.id = f.id;
@@ -295,6 +300,7 @@ function multi(doc, f) {
   set.append(label(doc, "legend", f));
   if (f.description !== undefined) set.append(description(doc, f));
   const prefix = f.option_id_prefix;
+  const rows = element(doc, "div", "mce-options");
   for (let j = 0; j < f.options.length; j++) {
     const [value, title, checked] = f.options[j];
     const id = prefix + j;
@@ -309,7 +315,8 @@ function multi(doc, f) {
     const text = element(doc, "label", "", title);
     text.htmlFor = id;
     row.append(box, text);
-    set.append(row);
+    rows.append(row);
   }
+  set.append(rows);
   return set;
 }

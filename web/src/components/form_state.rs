@@ -380,7 +380,9 @@ impl FieldState {
             };
             if multi {
                 write(frame);
-                for option in children(frame).filter(|el| el.class_name() == "mce-option") {
+                // The boxes: fieldset > div.mce-options > div.mce-option > input.
+                let rows = children(frame).filter(|el| el.class_name() == "mce-options");
+                for option in rows.flat_map(|rows| children(&rows)) {
                     if let Some(input) = option.first_element_child() {
                         write(&input);
                     }
