@@ -80,8 +80,8 @@ extern "C" {
 }
 
 /// How a multi-select's boxes sit in the DOM and dim decides what a long list costs in
-/// Chromium: each child added to a `<fieldset>` makes it look through all its children
-/// (20,000 rows added to the fieldset: 1.7 s), and an opacity below 1 on each of 20,000
+/// Chromium: each child added to a `<fieldset>` costs time that grows with the children it
+/// has (20,000 rows added to the fieldset: 1.7 s), and an opacity below 1 on each of 20,000
 /// disabled boxes made disabling them a 3.7 s style recalculation. So the rows go in one
 /// box of the fieldset, and a disabled multi-select dims that box, not each checkbox.
 #[wasm_bindgen_test]
