@@ -179,12 +179,3 @@ export function add_page_style(text) {
   return style;
 }
 export function microtasks() { return new Promise((r) => setTimeout(r, 0)); }
-
-// ui_many_options.rs: the package's stylesheet on the page, and what it computes.
-export function addStyle(css) {
-  const el = document.createElement("style");
-  el.textContent = css;
-  document.head.append(el);
-  return el;
-}
-export function opacityOf(el) { return getComputedStyle(el).opacity; }
