@@ -10,9 +10,9 @@
 //! `scripts/bench` reads criterion's medians (`target/criterion/*/*/*/new/estimates.json`)
 //! and reports ratios (jsonschema / ours). Nothing here asserts on time.
 //!
-//! Run: `cargo bench -p mcp-elicit --bench schema` (criterion's own flags follow `--`).
+//! Run: `cargo bench -p mcp-elicit-bench --bench schema` (criterion's own flags follow `--`).
 
-// criterion is a native-only dev-dependency; on wasm32 this bench is an empty program so
+// criterion is a native-only dependency; on wasm32 this bench is an empty program so
 // `--all-targets` builds for wasm32 still succeed.
 #[cfg(target_arch = "wasm32")]
 fn main() {}
