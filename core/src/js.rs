@@ -17,10 +17,10 @@
 //! `compileValidator` keeps a compiled schema in wasm memory for repeated validation, so
 //! each `validate` crosses only the content.
 
+use crate::js_text;
 use crate::schema::json::Json;
 use crate::schema::{compile_json, FormSpec, SchemaError};
 use crate::validate::{check_content, ErrorCode, FieldError};
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -95,7 +95,7 @@ pub fn compile_schema(
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
 ) -> Result<JsValue, JsValue> {
     let spec = compile_js(&requested_schema)?;
-    to_js(&spec)
+    to_js(&js_text::form_spec(&spec))
 }
 
 /// Validates content as it would be sent against a `requestedSchema`. Returns
@@ -145,7 +145,7 @@ impl ContentValidator {
 /// read anew from the host's own text, or `{ok: false, errors}`.
 fn validate_js(spec: &FormSpec, content: &JsValue) -> Result<JsValue, JsValue> {
     let refused = |why: String| {
-        to_js(&Refused::new(vec![FieldError::new(
+        to_js(&js_text::refused(&[FieldError::new(
             "",
             ErrorCode::Type,
             format!("The answer is not JSON: {why}."),
@@ -162,20 +162,7 @@ fn validate_js(spec: &FormSpec, content: &JsValue) -> Result<JsValue, JsValue> {
     match check_content(spec, &json) {
         // The engine reads back what it wrote; should it ever throw, that is thrown here.
         Ok(()) => accepted(),
-        Err(errors) => to_js(&Refused::new(errors)),
-    }
-}
-
-/// The `{ok: false, errors}` shape of `validateContent`'s result.
-#[derive(Serialize)]
-struct Refused {
-    ok: bool,
-    errors: Vec<FieldError>,
-}
-
-impl Refused {
-    fn new(errors: Vec<FieldError>) -> Self {
-        Refused { ok: false, errors }
+        Err(errors) => to_js(&js_text::refused(&errors)),
     }
 }
 
@@ -323,12 +310,10 @@ extern "C" {
     fn accepted() -> Result<JsValue, JsValue>;
 }
 
-/// The reverse of [`json_from_js`]: serde_json text, then one `JSON.parse` (plain objects and
-/// arrays, as on the wire).
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    let text =
-        serde_json::to_string(v).map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
-    js_sys::JSON::parse(&text)
+/// The reverse of [`json_from_js`]: JSON text (as serde_json writes it, see [`js_text`]),
+/// then one `JSON.parse` (plain objects and arrays, as on the wire).
+fn to_js(text: &str) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(text)
 }
 
 /// A JS `Error` whose message says what is wrong and whose `path` says where.

@@ -21,3 +21,5 @@ pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod js;
+#[cfg(any(target_arch = "wasm32", test))]
+mod js_text;
