@@ -6,17 +6,24 @@
 //! The names and sets are ICU4X's (`icu_properties`), written once into `unicode.bin` by the
 //! test `tables_are_icu4x` below, which also fails when that file and the `icu_properties`
 //! of `Cargo.lock` differ (regenerate: `MCP_ELICIT_WRITE_UNICODE=1 cargo test -p mcp-elicit
-//! --lib tables_are_icu4x`). The file is a third of ICU4X's tries in size, and reading it
+//! --lib tables_are_icu4x`). The file (28 KB) is a sixth of ICU4X's tries in size, and reading it
 //! takes none of ICU4X's code; why it matters is in `docs/patterns.md` (Size).
 //!
 //! The file's layout, every number an unsigned LEB128 varint:
 //! - three name sections, in order General_Category, Script, binary properties; each is a
 //!   count, then per name: its length, its bytes, a count of set indices and the indices.
 //!   A General_Category name lists the sets of the values it groups (`L` lists `Lu`, `Ll`,
-//!   `Lt`, `Lm`, `Lo`); a Script name lists its `Script` set, then its `Script_Extensions` set;
-//!   a binary property name lists its one set.
-//! - the sets, each its byte length, then its ranges in ascending order, each as the gap
-//!   from the end of the previous range (exclusive; 0 at first) and its length.
+//!   `Lt`, `Lm`, `Lo`); a Script name lists its `Script` set (its `Script_Extensions` set is
+//!   the next one); a binary property name lists its one set.
+//! - the General_Category values: their count, then the byte length of their map, then the
+//!   map: every code point from 0 in runs, each its length and its value, which is the set
+//!   index of that value's set (the sets 0 to count - 1).
+//! - the other sets, in index order from there: each its byte length, then its base (0 for
+//!   none, else one more than the index of an earlier set), then the code points where it
+//!   differs from its base in membership (the starts and ends, exclusive, of its ranges when
+//!   it has no base), in ascending order, each as the gap from the previous one (from 0 at
+//!   first). A set written against a like one (`Script_Extensions` against `Script`,
+//!   `XID_Start` against `ID_Start`) takes a few differences instead of all its ranges.
 
 use super::parse::{complement, normalize, Ranges};
 
@@ -58,9 +65,12 @@ enum Section {
     Binary = 2,
 }
 
-/// `DATA` split into its name sections and its sets.
+/// `DATA` split into its name sections, its General_Category map and its other sets.
 struct Tables<'a> {
     sections: [&'a [u8]; 3],
+    /// The number of General_Category values (the sets the map holds).
+    gc_values: u32,
+    gc_map: &'a [u8],
     sets: &'a [u8],
 }
 
@@ -78,8 +88,12 @@ impl<'a> Tables<'a> {
             }
             *s = start.get(..start.len() - r.0.len())?;
         }
+        let gc_values = r.varint()?;
+        let gc_map = r.bytes()?;
         Some(Tables {
             sections,
+            gc_values,
+            gc_map,
             sets: r.0,
         })
     }
@@ -110,26 +124,98 @@ impl<'a> Tables<'a> {
         Some(normalize(out))
     }
 
-    /// The `nth` set `name` lists.
-    fn nth(&self, section: Section, name: &str, nth: usize) -> Option<Ranges> {
-        let i = *self.indices(section, name)?.get(nth)?;
+    /// The set `nth` after the one `name` lists.
+    fn nth(&self, section: Section, name: &str, nth: u32) -> Option<Ranges> {
+        let i = self.indices(section, name)?.first()?.checked_add(nth)?;
         self.set(i)
     }
 
     fn set(&self, index: u32) -> Option<Ranges> {
-        let mut r = Reader(self.sets);
-        for _ in 0..index {
-            r.bytes()?;
+        let edges = self.edges(index)?;
+        let mut ranges = Vec::with_capacity(edges.len() / 2);
+        let mut pairs = edges.chunks_exact(2);
+        for pair in &mut pairs {
+            if let [start, end] = *pair {
+                ranges.push((start, end.checked_sub(1)?));
+            }
         }
-        let mut body = Reader(r.bytes()?);
-        let mut ranges = Vec::new();
+        pairs.remainder().is_empty().then_some(ranges)
+    }
+
+    /// The code points where set `index` starts and stops, ascending: its own differences
+    /// folded into its base's, and so on down its chain of bases.
+    fn edges(&self, mut index: u32) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        loop {
+            if index < self.gc_values {
+                return Some(flip_all(&out, &self.gc_edges(index)?));
+            }
+            let mut r = Reader(self.sets);
+            for _ in self.gc_values..index {
+                r.bytes()?;
+            }
+            let mut body = Reader(r.bytes()?);
+            let base = body.varint()?;
+            let mut own = Vec::new();
+            let mut at: u32 = 0;
+            while !body.0.is_empty() {
+                at = at.checked_add(body.varint()?)?;
+                own.push(at);
+            }
+            out = flip_all(&out, &own);
+            if base == 0 {
+                return Some(out);
+            }
+            // A base is an earlier set, so the chain ends.
+            let next = base - 1;
+            if next >= index {
+                return None;
+            }
+            index = next;
+        }
+    }
+
+    /// The edges of the General_Category value whose set is `index`, from the map.
+    fn gc_edges(&self, index: u32) -> Option<Vec<u32>> {
+        let mut r = Reader(self.gc_map);
+        let mut out = Vec::new();
         let mut at: u32 = 0;
-        while !body.0.is_empty() {
-            let start = at.checked_add(body.varint()?)?;
-            at = start.checked_add(body.varint()?)?;
-            ranges.push((start, at.checked_sub(1)?));
+        while !r.0.is_empty() {
+            let end = at.checked_add(r.varint()?)?;
+            if r.varint()? == index {
+                flip(&mut out, at);
+                flip(&mut out, end);
+            }
+            at = end;
         }
-        Some(ranges)
+        Some(out)
+    }
+}
+
+/// Adds the edge `at` to ascending `edges`, or takes it away when it is the last one (two
+/// ranges that touch are one).
+fn flip(edges: &mut Vec<u32>, at: u32) {
+    if edges.last() == Some(&at) {
+        edges.pop();
+    } else {
+        edges.push(at);
+    }
+}
+
+/// The edges of the code points in exactly one of the two sets whose edges these are.
+fn flip_all(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(&&x), Some(&&y)) if x <= y => a.next(),
+            (_, Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, None) => return out,
+        };
+        if let Some(&at) = next {
+            flip(&mut out, at);
+        }
     }
 }
 
@@ -164,7 +250,7 @@ impl<'a> Reader<'a> {
 /// Writes `unicode.bin` from ICU4X, and checks every name against ICU4X's own answer.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::{normalize, property, Ranges, DATA};
+    use super::{flip_all, normalize, property, Ranges, DATA};
     use icu_properties::props::{BinaryProperty, GeneralCategory, GeneralCategoryGroup, Script, *};
     use icu_properties::provider::{
         Baked, PropertyNameParseGeneralCategoryMaskV1, PropertyNameParseScriptV1,
@@ -190,16 +276,59 @@ mod tests {
         normalize(it.map(|r| (*r.start(), *r.end())).collect())
     }
 
-    fn write_set(out: &mut Vec<u8>, set: &Ranges) {
-        let mut body = Vec::new();
+    /// Where `set` starts and stops, ascending.
+    fn edges(set: &Ranges) -> Vec<u32> {
+        set.iter()
+            .flat_map(|&(start, end)| [start, end + 1])
+            .collect()
+    }
+
+    fn gaps(out: &mut Vec<u8>, edges: &[u32]) {
         let mut at = 0;
-        for &(start, end) in set {
-            varint(&mut body, start - at);
-            varint(&mut body, end + 1 - start);
+        for &e in edges {
+            varint(out, e - at);
+            at = e;
+        }
+    }
+
+    /// The General_Category sets (a partition of the code points) as one map of runs.
+    fn write_map(out: &mut Vec<u8>, sets: &[Ranges]) {
+        let mut runs: Vec<(u32, u32, u32)> = Vec::new();
+        for (value, set) in sets.iter().enumerate() {
+            runs.extend(set.iter().map(|&(start, end)| (start, end, value as u32)));
+        }
+        runs.sort_unstable();
+        let mut map = Vec::new();
+        let mut at = 0;
+        for (start, end, value) in runs {
+            assert_eq!(start, at, "General_Category covers every code point once");
+            varint(&mut map, end + 1 - start);
+            varint(&mut map, value);
             at = end + 1;
         }
-        varint(out, body.len() as u32);
-        out.extend(body);
+        assert_eq!(at, 0x11_0000);
+        varint(out, sets.len() as u32);
+        varint(out, map.len() as u32);
+        out.extend(map);
+    }
+
+    /// The sets after the map, each against the earlier set that makes it shortest.
+    fn write_sets(out: &mut Vec<u8>, sets: &[Ranges], first: usize) {
+        let all: Vec<Vec<u32>> = sets.iter().map(edges).collect();
+        for (i, own) in all.iter().enumerate().skip(first) {
+            let mut best = vec![0];
+            gaps(&mut best, own);
+            for (j, base) in all.iter().enumerate().take(i) {
+                let mut body = Vec::new();
+                varint(&mut body, j as u32 + 1);
+                gaps(&mut body, &flip_all(base, own));
+                if body.len() < best.len() {
+                    best = body;
+                }
+            }
+            varint(out, best.len() as u32);
+            out.extend(best);
+        }
     }
 
     fn write_names(out: &mut Vec<u8>, names: &[(String, Vec<u32>)]) {
@@ -313,7 +442,7 @@ mod tests {
                     i
                 }
             };
-            sc_names.push((name, vec![first, first + 1]));
+            sc_names.push((name, vec![first]));
         }
         // The binary properties, under both their names.
         let mut binary_names = Vec::new();
@@ -332,9 +461,8 @@ mod tests {
         write_names(&mut out, &gc_names);
         write_names(&mut out, &sc_names);
         write_names(&mut out, &binary_names);
-        for set in &sets {
-            write_set(&mut out, set);
-        }
+        write_map(&mut out, &sets[..values.len()]);
+        write_sets(&mut out, &sets, values.len());
         out
     }
 
