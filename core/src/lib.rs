@@ -19,6 +19,8 @@ pub mod url_policy;
 pub mod validate;
 pub mod wire;
 
+mod sort;
+
 #[cfg(target_arch = "wasm32")]
 pub mod js;
 #[cfg(any(target_arch = "wasm32", test))]

@@ -30,8 +30,12 @@ impl<'a> Seen<'a> {
                 if list.len() < SMALL {
                     list.push(name);
                 } else {
-                    let mut set: BTreeSet<&'a str> = list.drain(..).collect();
-                    set.insert(name);
+                    // One insert at a time: `collect` would sort first, with a sort of
+                    // its own (std's stable sort, some 3 KB of wasm).
+                    let mut set = BTreeSet::new();
+                    for n in list.drain(..).chain([name]) {
+                        set.insert(n);
+                    }
                     *self = Seen::Many(set);
                 }
                 true
@@ -49,7 +53,7 @@ impl<'a> Names<'a> {
     pub(crate) fn new(names: impl Iterator<Item = &'a str>) -> Self {
         let mut list: Vec<&'a str> = names.collect();
         if list.len() > SMALL {
-            list.sort_unstable();
+            crate::sort::sort(&mut list);
         }
         Names(list)
     }

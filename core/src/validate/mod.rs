@@ -310,7 +310,10 @@ struct FieldIndex(Vec<usize>);
 impl FieldIndex {
     fn new(spec: &FormSpec) -> Self {
         let mut order: Vec<usize> = (0..spec.fields.len()).collect();
-        order.sort_by(|a, b| field_name(spec, *a).cmp(field_name(spec, *b)));
+        // By name, then position: the order of a stable sort by name.
+        crate::sort::sort_by(&mut order, |a, b| {
+            (field_name(spec, *a), *a) < (field_name(spec, *b), *b)
+        });
         FieldIndex(order)
     }
 

@@ -83,7 +83,7 @@ impl<'a> Object<'a> {
                 .any(|(i, (k, _))| members.iter().skip(i + 1).any(|(j, _)| j == k))
         } else {
             let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
-            keys.sort_unstable();
+            crate::sort::sort(&mut keys);
             keys.windows(2).any(|w| w.first() == w.get(1))
         };
         if !repeated {

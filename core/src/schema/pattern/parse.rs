@@ -693,7 +693,7 @@ fn class(r: Ranges) -> Node {
 
 /// Sorts and merges ranges.
 pub(super) fn normalize(mut ranges: Ranges) -> Ranges {
-    ranges.sort_unstable();
+    crate::sort::sort(&mut ranges);
     let mut out: Ranges = Vec::with_capacity(ranges.len());
     for (lo, hi) in ranges {
         match out.last_mut() {
