@@ -1,45 +1,101 @@
 //! The core's one sort, for its few sorts (ranges of code points, member and option names,
-//! the fields by name): a heapsort, a few hundred bytes of wasm per element type where each
+//! the fields by name): a merge sort, a few hundred bytes of wasm per element type where each
 //! `sort_unstable` or `sort_by` of std was 2 to 4 KB (its quicksort, its small-sort networks
-//! and, for a stable sort, its merges). It takes n log n comparisons whatever the input, so
-//! no input a server or host chooses can slow it, and sorts in place.
+//! and, for a stable sort, its merges). Short runs are sorted by insertion, then merged
+//! pairwise through one scratch copy; a pair already in order is only copied. It takes
+//! O(n log n) comparisons whatever the input, so no order a server or host chooses can slow
+//! it (a heapsort, tried first, took twice the comparisons: 500 names sorted made a 500-field
+//! `validateContent` some 8% slower than std's sort).
 
 /// Sorts `v` ascending, as `sort_unstable` does (equal elements are alike, so which comes
 /// first cannot be told).
-pub(crate) fn sort<T: Ord>(v: &mut [T]) {
+pub(crate) fn sort<T: Ord + Copy>(v: &mut [T]) {
     sort_by(v, |a, b| a < b);
 }
 
-/// Sorts `v` ascending by `less` (a strict total order, or equal elements may come in any
-/// order: not stable).
-pub(crate) fn sort_by<T>(v: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
-    let n = v.len();
-    // A max-heap first, then the largest left moves to the end, one at a time.
-    for root in (0..n / 2).rev() {
-        sift_down(v, root, n, &mut less);
+/// Elements sorted by insertion before the first merge.
+const RUN: usize = 8;
+
+/// Sorts `v` ascending by `less` (a strict weak order), stably: equal elements keep their
+/// order.
+pub(crate) fn sort_by<T: Copy>(v: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
+    for run in v.chunks_mut(RUN) {
+        insertion_sort(run, &mut less);
     }
-    for end in (1..n).rev() {
-        v.swap(0, end);
-        sift_down(v, 0, end, &mut less);
+    if v.len() <= RUN {
+        return;
+    }
+    let mut scratch = v.to_vec();
+    let mut width = RUN;
+    // Which of the two holds the sorted runs of `width`: `v` first.
+    let mut in_v = true;
+    while width < v.len() {
+        if in_v {
+            merge_pass(v, &mut scratch, width, &mut less);
+        } else {
+            merge_pass(&scratch, v, width, &mut less);
+        }
+        in_v = !in_v;
+        width = width.saturating_mul(2);
+    }
+    if !in_v {
+        v.copy_from_slice(&scratch);
     }
 }
 
-/// Moves `v[root]` down the heap `v[..end]` until neither child is greater.
-fn sift_down<T>(v: &mut [T], mut root: usize, end: usize, less: &mut impl FnMut(&T, &T) -> bool) {
-    loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            return;
+fn insertion_sort<T: Copy>(v: &mut [T], less: &mut impl FnMut(&T, &T) -> bool) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && less(&v[j], &v[j - 1]) {
+            v.swap(j, j - 1);
+            j -= 1;
         }
-        // Both indices are below `end`, which is at most `v.len()`.
-        if child + 1 < end && less(&v[child], &v[child + 1]) {
-            child += 1;
+    }
+}
+
+/// Merges each pair of neighbouring sorted runs of `width` in `src` into `dst` (the same
+/// length); a last run without a partner is copied.
+fn merge_pass<T: Copy>(
+    src: &[T],
+    dst: &mut [T],
+    width: usize,
+    less: &mut impl FnMut(&T, &T) -> bool,
+) {
+    for (from, to) in src
+        .chunks(width.saturating_mul(2))
+        .zip(dst.chunks_mut(width.saturating_mul(2)))
+    {
+        let (left, right) = from.split_at(width.min(from.len()));
+        // Already in order (or no right run): one copy.
+        match (left.last(), right.first()) {
+            (Some(l), Some(r)) if less(r, l) => {}
+            _ => {
+                to.copy_from_slice(from);
+                continue;
+            }
         }
-        if !less(&v[root], &v[child]) {
-            return;
+        let (mut i, mut j) = (0, 0);
+        for slot in to.iter_mut() {
+            // Take from the right only when strictly less: equal elements stay in order.
+            let take_right = match (left.get(i), right.get(j)) {
+                (Some(l), Some(r)) => less(r, l),
+                (None, _) => true,
+                (Some(_), None) => false,
+            };
+            let next = if take_right {
+                right.get(j)
+            } else {
+                left.get(i)
+            };
+            if let Some(&x) = next {
+                *slot = x;
+            }
+            if take_right {
+                j += 1;
+            } else {
+                i += 1;
+            }
         }
-        v.swap(root, child);
-        root = child;
     }
 }
 
@@ -65,6 +121,15 @@ mod tests {
             let mut want = v.clone();
             want.sort_unstable();
             sort(&mut v);
+            prop_assert_eq!(v, want);
+        }
+
+        /// Equal keys keep their order, across several merge passes.
+        #[test]
+        fn stable_as_std(mut v in proptest::collection::vec((0u8..6, 0u32..1000), 0..700)) {
+            let mut want = v.clone();
+            want.sort_by_key(|x| x.0);
+            sort_by(&mut v, |a, b| a.0 < b.0);
             prop_assert_eq!(v, want);
         }
 

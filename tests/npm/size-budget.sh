@@ -12,8 +12,8 @@ set -euo pipefail
 # The most bytes (gzip -9) the package's wasm and JS may weigh together: 450,000. This is
 # the figure reached (441 KB: wasm-opt -Oz without the name section, no demo app, the
 # browser's own URL instead of the url and idna crates; `\p{..}` sets from the core's own
-# compact table of ICU4X's data, RFC 3339 read by the core, one heapsort for the core's
-# sorts) with a little room, so a change that
+# compact table of ICU4X's data, RFC 3339 read by the core, one merge sort for the
+# core's sorts) with a little room, so a change that
 # makes the download noticeably bigger fails here and is weighed on purpose. Issue 12's
 # goal is 250,000; lower this as the package shrinks. The core's JS API wasm has its own
 # budget (tests/node/size-budget.sh).
