@@ -26,28 +26,17 @@
 //   MCP_ELICIT_PROTOCOL   overrides the `protocol` option (e.g. `auto`); default: the
 //                         version the CLI tests
 //   CHROMIUM              the browser binary (default /usr/bin/chromium)
+//   MCP_ELICIT_BROWSER_WS a running browser's endpoint to work in (browser.mjs; what
+//                         scripts/conformance starts for a run), else one of its own
 //   MCP_ELICIT_WWW        the directory to serve (default: the repository's www/)
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { clientBrowser } from "./browser.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WWW = path.resolve(process.env.MCP_ELICIT_WWW ?? path.join(HERE, "..", "..", "www"));
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-// As root Chromium needs --no-sandbox; the rest keep it from calling out (no network
-// here) and from slow first-run work. Playwright adds --headless and a fresh temporary
-// --user-data-dir itself.
-const CHROMIUM_FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 // How often the card answerer looks for a new pending card. A card waits at most this
 // long for its click; well under any scenario's own timeouts.
 const CARD_POLL_MS = 50;
@@ -279,7 +268,7 @@ async function main() {
   const endpoint = `http://127.0.0.1:${frontPort}${upstream.pathname}${upstream.search}`;
   log(`scenario ${scenario || "(unnamed)"}, protocol ${protocol}, ${serverUrl} via ${endpoint}`);
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  const browser = await clientBrowser();
   const stop = { done: false };
   const answered = [];
   let failed = false;
