@@ -14,10 +14,19 @@
 import init, { elicit, releaseElicitation } from "./pkg/mcp_elicit_web.js";
 import { fields, median, RENDER_FIELDS } from "./bench-cases.js";
 
-/** Timed runs per size and side when the query does not say; the median is reported. */
-const DEFAULT_REPS = 15;
-/** Untimed runs per size and side first: wasm tier-up, style caches, the allocator. */
-const WARMUP_REPS = 2;
+/**
+ * Timed runs per size and side when the query does not say; the median is reported. With
+ * 15 runs after 2 warm-ups, the 50-field ratio moved between 1.37 and 1.66 from one page
+ * load to the next; with 40 after 10, between 1.44 and 1.58 over seven loads (2026-12-05):
+ * what is left is the loads differing, not the runs within one.
+ */
+const DEFAULT_REPS = 40;
+/**
+ * Untimed runs per size and side first: wasm tier-up, style caches, the allocator. Both
+ * sides take some ten runs to settle (a 60-run trace of 50 fields: ours 23, 28, 17, 18, 15,
+ * 26, 22 ms before settling near 13, the floor 16, 15, 21, 16 ms before settling near 9).
+ */
+const WARMUP_REPS = 10;
 
 /**
  * Resolves after the next frame has been painted (a task queued from requestAnimationFrame
