@@ -19,7 +19,7 @@
 
 use crate::js_text;
 use crate::schema::json::Json;
-use crate::schema::{compile_json, FormSpec, SchemaError};
+use crate::schema::{compile_json, FormSpec, Purpose, SchemaError};
 use crate::validate::{check_content, ErrorCode, FieldError};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -94,7 +94,7 @@ export interface SchemaError extends Error {
 pub fn compile_schema(
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let spec = compile_js(&requested_schema)?;
+    let spec = compile_js(&requested_schema, Purpose::Form)?;
     to_js(&js_text::form_spec(&spec))
 }
 
@@ -105,7 +105,7 @@ pub fn validate_content_js(
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] content: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let spec = compile_js(&requested_schema)?;
+    let spec = compile_js(&requested_schema, Purpose::Check)?;
     validate_js(&spec, &content)
 }
 
@@ -125,7 +125,7 @@ pub fn compile_validator(
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
 ) -> Result<ContentValidator, JsValue> {
     Ok(ContentValidator {
-        spec: compile_js(&requested_schema)?,
+        spec: compile_js(&requested_schema, Purpose::Check)?,
     })
 }
 
@@ -166,7 +166,7 @@ fn validate_js(spec: &FormSpec, content: &JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
-fn compile_js(schema: &JsValue) -> Result<FormSpec, JsValue> {
+fn compile_js(schema: &JsValue, purpose: Purpose) -> Result<FormSpec, JsValue> {
     let not_json = |why: String| {
         schema_error(&SchemaError {
             path: String::new(),
@@ -175,7 +175,7 @@ fn compile_js(schema: &JsValue) -> Result<FormSpec, JsValue> {
     };
     let text = text_from_js(schema, UndefinedMembers::Refuse, Keep::No).map_err(not_json)?;
     let json = Json::parse(&text).map_err(|e| not_json(unreadable(&e)))?;
-    compile_json(&json).map_err(|e| schema_error(&e))
+    compile_json(&json, purpose).map_err(|e| schema_error(&e))
 }
 
 /// What [`json_from_js`] does with an object member whose value is `undefined`.

@@ -56,9 +56,9 @@ pub(crate) mod json;
 pub(crate) mod names;
 pub mod pattern;
 
-#[cfg(target_arch = "wasm32")]
-pub(crate) use compile::compile_json;
 pub use compile::{compile, MAX_ENUM_OPTIONS, MAX_PROPERTIES};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use compile::{compile_json, Purpose};
 pub use error::SchemaError;
 pub use form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, StringFormat};
 pub use pattern::{

@@ -29,9 +29,18 @@ pub(super) fn opt_string(
     key: &str,
     path: &Pointer<'_>,
 ) -> Result<Option<String>, SchemaError> {
+    opt_str(obj, key, path).map(|s| s.map(str::to_owned))
+}
+
+/// [`opt_string`] borrowed, for a member that is checked but not always kept.
+pub(super) fn opt_str<'o>(
+    obj: &'o Object<'_>,
+    key: &str,
+    path: &Pointer<'_>,
+) -> Result<Option<&'o str>, SchemaError> {
     match obj.get(key) {
         None => Ok(None),
-        Some(Json::String(s)) => Ok(Some(s.as_ref().to_owned())),
+        Some(Json::String(s)) => Ok(Some(s.as_ref())),
         Some(other) => Err(err(
             format!("{path}/{key}"),
             format!("\"{key}\" must be text, not {}.", show(other)),

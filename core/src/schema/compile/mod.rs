@@ -22,7 +22,7 @@ use crate::schema::names::Names;
 use choices::multi_select_kind;
 pub use choices::MAX_ENUM_OPTIONS;
 use defaults::check_default;
-use members::{err, opt_string, show, Pointer};
+use members::{err, opt_str, show, Pointer};
 use numbers::bounds;
 use serde_json::Value;
 use strings::{string_kind, PatternBudget};
@@ -36,11 +36,29 @@ pub const MAX_PROPERTIES: usize = 1000;
 ///
 /// See the [module docs](super) for what is accepted, ignored and refused.
 pub fn compile(schema: &Value) -> Result<FormSpec, SchemaError> {
-    compile_json(&Json::from_value(schema))
+    compile_json(&Json::from_value(schema), Purpose::Form)
 }
 
-/// [`compile`] over a schema read by [`Json::parse`] (the JS API's way in).
-pub(crate) fn compile_json(schema: &Json<'_>) -> Result<FormSpec, SchemaError> {
+/// What a compiled [`FormSpec`] is for, and so what it keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    /// Showing a form: everything the schema says.
+    Form,
+    /// Only checking content (`validateContent`, `compileValidator`): the form's and each
+    /// field's `title` and `description`, and each `default`, are checked exactly as for
+    /// [`Purpose::Form`] (the same refusals, in the same order) but not kept: each `label`
+    /// is empty, and `description`, `default` and the form's `title` and `description` are
+    /// `None`. No check reads them (the choices' titles, which messages quote, are kept).
+    /// Not copying them saves up to three allocations a field.
+    // Natively only the tests ask for it: the JS API (wasm32) is what does.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    Check,
+}
+
+/// [`compile`] over a schema read by [`Json::parse`] (the JS API's way in), keeping what
+/// `purpose` needs.
+pub(crate) fn compile_json(schema: &Json<'_>, purpose: Purpose) -> Result<FormSpec, SchemaError> {
+    let keep = purpose == Purpose::Form;
     let root = schema
         .as_object()
         .ok_or_else(|| err("", "The requested schema must be a JSON object."))?;
@@ -57,8 +75,8 @@ pub(crate) fn compile_json(schema: &Json<'_>) -> Result<FormSpec, SchemaError> {
             ))
         }
     }
-    let title = opt_string(root, "title", &Pointer::Root)?;
-    let description = opt_string(root, "description", &Pointer::Root)?;
+    let title = opt_str(root, "title", &Pointer::Root)?.filter(|_| keep);
+    let description = opt_str(root, "description", &Pointer::Root)?.filter(|_| keep);
     let empty = Object::default();
     let properties = match root.get("properties") {
         None => &empty,
@@ -85,15 +103,15 @@ pub(crate) fn compile_json(schema: &Json<'_>) -> Result<FormSpec, SchemaError> {
     let mut budget = PatternBudget::default();
     for (name, prop) in properties.iter() {
         let path = Pointer::Property(name);
-        let mut field = compile_field(name, prop, required.contains(name), &path)?;
+        let mut field = compile_field(name, prop, required.contains(name), &path, keep)?;
         // At once, field by field: a compiled program over the form's budget is dropped
         // before the next field compiles, so memory stays within the bound too.
         budget.apply(&mut field);
         fields.push(field);
     }
     Ok(FormSpec {
-        title,
-        description,
+        title: title.map(str::to_owned),
+        description: description.map(str::to_owned),
         fields,
     })
 }
@@ -139,6 +157,7 @@ fn compile_field(
     prop: &Json<'_>,
     required: bool,
     path: &Pointer<'_>,
+    keep: bool,
 ) -> Result<Field, SchemaError> {
     let obj = prop
         .as_object()
@@ -193,13 +212,20 @@ fn compile_field(
             ))
         }
     };
-    let label = opt_string(obj, "title", path)?.unwrap_or_else(|| name.to_owned());
-    let description = opt_string(obj, "description", path)?;
+    let title = opt_str(obj, "title", path)?;
+    let label = match (keep, title) {
+        (false, _) => String::new(),
+        (true, Some(title)) => title.to_owned(),
+        (true, None) => name.to_owned(),
+    };
+    let description = opt_str(obj, "description", path)?
+        .filter(|_| keep)
+        .map(str::to_owned);
     let default = match obj.get("default") {
         None => None,
         Some(d) => {
             check_default(name, &kind, d, path)?;
-            Some(d.to_value())
+            keep.then(|| d.to_value())
         }
     };
     Ok(Field {
@@ -210,4 +236,129 @@ fn compile_field(
         default,
         kind,
     })
+}
+
+// Native only: proptest does not build for wasm32 (core/Cargo.toml).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::validate::{check_content, defaults};
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// What `Purpose::Check` keeps of a `Purpose::Form` spec.
+    fn check_part(mut spec: FormSpec) -> FormSpec {
+        spec.title = None;
+        spec.description = None;
+        for f in &mut spec.fields {
+            f.label.clear();
+            f.description = None;
+            f.default = None;
+        }
+        spec
+    }
+
+    /// Both purposes refuse alike, keep alike (but for what Check drops), and check every
+    /// content alike.
+    fn purposes_agree(schema: &Value, contents: &[Value]) -> Result<(), TestCaseError> {
+        let json = Json::from_value(schema);
+        match (
+            compile_json(&json, Purpose::Form),
+            compile_json(&json, Purpose::Check),
+        ) {
+            (Ok(form), Ok(check)) => {
+                let mut contents = contents.to_vec();
+                contents.push(Value::Object(defaults(&form)));
+                for content in &contents {
+                    let content = Json::from_value(content);
+                    prop_assert_eq!(
+                        check_content(&form, &content),
+                        check_content(&check, &content)
+                    );
+                }
+                prop_assert_eq!(check_part(form), check);
+            }
+            (Err(form), Err(check)) => prop_assert_eq!(form, check),
+            (form, check) => {
+                return Err(TestCaseError::fail(format!(
+                    "Form: {:?}, Check: {:?}",
+                    form.map(|_| ()),
+                    check.map(|_| ())
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn check_purpose_agrees_on_the_sdk_schemas() {
+        let fixture: Value =
+            serde_json::from_str(include_str!("../../../tests/fixtures/sdk_schemas.json"))
+                .unwrap_or_default();
+        let cases = fixture["cases"].as_array().cloned().unwrap_or_default();
+        assert!(cases.len() >= 9, "the SDK fixture has its cases");
+        for case in &cases {
+            let contents = [json!({}), json!({"x": 1}), json!(null)];
+            if let Err(e) = purposes_agree(&case["schema"], &contents) {
+                panic!("{}: {e}", case["name"]);
+            }
+        }
+    }
+
+    /// A member value that is sometimes text and sometimes anything else.
+    fn member() -> impl Strategy<Value = Option<Value>> {
+        proptest::option::of(prop_oneof![
+            3 => "[a-z ]{0,6}".prop_map(Value::from),
+            1 => Just(json!(3)),
+            1 => Just(json!(null)),
+            1 => Just(json!(["a"])),
+            1 => Just(json!(true)),
+        ])
+    }
+
+    fn property() -> impl Strategy<Value = Value> {
+        (0u8..6, member(), member(), member()).prop_map(|(kind, title, description, default)| {
+            let mut p = match kind {
+                0 => json!({"type": "string", "minLength": 1}),
+                1 => json!({"type": "string", "format": "date"}),
+                2 => json!({"type": "integer", "maximum": 5}),
+                3 => json!({"type": "boolean"}),
+                4 => json!({"type": "string", "oneOf": [{"const": "a", "title": "A"}, {"const": "b"}]}),
+                _ => json!({"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}),
+            };
+            if let Some(o) = p.as_object_mut() {
+                for (key, value) in [("title", title), ("description", description), ("default", default)] {
+                    if let Some(v) = value {
+                        o.insert(key.into(), v);
+                    }
+                }
+            }
+            p
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn check_purpose_agrees_with_form(
+            props in proptest::collection::vec(("[a-c]", property(), any::<bool>()), 0..5),
+            title in member(),
+            description in member(),
+            content in proptest::collection::btree_map("[a-d]", member(), 0..4),
+        ) {
+            let mut schema = json!({
+                "type": "object",
+                "properties": props.iter().map(|(n, p, _)| (n.clone(), p.clone())).collect::<serde_json::Map<_, _>>(),
+                "required": props.iter().filter(|p| p.2).map(|p| p.0.clone()).collect::<Vec<_>>(),
+            });
+            if let Some(o) = schema.as_object_mut() {
+                if let Some(t) = title { o.insert("title".into(), t); }
+                if let Some(d) = description { o.insert("description".into(), d); }
+            }
+            let content: serde_json::Map<String, Value> = content
+                .into_iter()
+                .map(|(k, v)| (k, v.unwrap_or(Value::Null)))
+                .collect();
+            purposes_agree(&schema, &[Value::Object(content)])?;
+        }
+    }
 }
