@@ -239,7 +239,6 @@ fn text_from_js(
     // none takes more than 4 bytes). With less left over, `textLeft` says whether anything
     // remains; if so, the buffer grows once to what is left at the most a unit takes (3 bytes).
     let mut buf = vec![0u8; units.saturating_add(4)];
-    let memory = wasm_bindgen::memory();
     let mut filled = 0;
     // Two copies always suffice; the third guards against a snippet that writes nothing.
     for _ in 0..3 {
@@ -247,7 +246,7 @@ fn text_from_js(
         // JS writes into `buf[filled..]` through a view of wasm memory: the address and the
         // room given are those of the vector's own bytes, and nothing allocates meanwhile.
         let at = buf.as_mut_ptr() as usize + filled;
-        let written = take_text(&memory, at as u32, room as u32) as usize;
+        let written = WASM_MEMORY.with(|memory| take_text(memory, at as u32, room as u32)) as usize;
         filled += written.min(room);
         if buf.len() - filled >= 4 {
             break;
@@ -275,6 +274,12 @@ fn text_from_js(
     // encodeInto writes UTF-8 (JSON.stringify escapes lone surrogates), so this only
     // checks what cannot fail.
     String::from_utf8(buf).map_err(|e| format!("it could not be read as JSON ({e})"))
+}
+
+thread_local! {
+    /// This instance's memory as a JS value, fetched once: `wasm_bindgen::memory()` is a
+    /// call into JS and a slot of the JS-value table taken and freed on every copy.
+    static WASM_MEMORY: JsValue = wasm_bindgen::memory();
 }
 
 /// Words for text the engine wrote that serde_json cannot read (not expected to happen).
