@@ -203,3 +203,38 @@ fn accepted_content_comes_back_as_a_fresh_plain_object() {
     assert!(!js_sys::Object::is(&back, &content));
     assert_eq!(stringify(&back), stringify(&content));
 }
+
+/// Text of every UTF-8 width crosses whole in the browser, at lengths on both sides of the
+/// browser's threshold between the JS copy loop and `encodeInto` (512 UTF-16 units, in
+/// core/src/js_strict_json.js), non-ASCII first, last and throughout.
+#[wasm_bindgen_test]
+fn text_of_every_width_crosses_whole_around_the_copy_threshold() {
+    for unit in ["a", "é", "€", "😀", "a€😀é"] {
+        for n in [1usize, 3, 150, 230, 240, 250, 500, 2000] {
+            let label = unit.repeat(n);
+            for name in [label.clone(), format!("x{label}"), format!("{label}x")] {
+                let schema = serde_json::json!({
+                    "type": "object",
+                    "properties": {name.as_str(): {"type": "string", "enum": [name.as_str()]}},
+                });
+                let schema = js(&schema.to_string());
+                let spec =
+                    compile_schema(schema.clone()).unwrap_or_else(|e| panic!("{}", stringify(&e)));
+                let field = js_sys::Reflect::get_u32(&get(&spec, "fields"), 0).unwrap_or_default();
+                assert_eq!(
+                    get(&field, "name").as_string().as_deref(),
+                    Some(name.as_str())
+                );
+                let content = js(&serde_json::json!({ name.as_str(): name.as_str() }).to_string());
+                let answer = validate_content_js(schema.clone(), content.clone())
+                    .unwrap_or_else(|e| panic!("{}", stringify(&e)));
+                assert_eq!(stringify(&get(&answer, "content")), stringify(&content));
+                let wrong =
+                    js(&serde_json::json!({ name.as_str(): format!("{name}y") }).to_string());
+                let refused = validate_content_js(schema, wrong)
+                    .unwrap_or_else(|e| panic!("{}", stringify(&e)));
+                assert_eq!(get(&refused, "ok").as_bool(), Some(false));
+            }
+        }
+    }
+}
