@@ -29,18 +29,20 @@ pub(super) fn opt_string(
     key: &str,
     path: &Pointer<'_>,
 ) -> Result<Option<String>, SchemaError> {
-    opt_str(obj, key, path).map(|s| s.map(str::to_owned))
+    opt_string_kept(obj, key, path, true)
 }
 
-/// [`opt_string`] borrowed, for a member that is checked but not always kept.
-pub(super) fn opt_str<'o>(
-    obj: &'o Object<'_>,
+/// [`opt_string`], checked the same way whether or not it is kept; copied only when `keep`
+/// (else `None`).
+pub(super) fn opt_string_kept(
+    obj: &Object<'_>,
     key: &str,
     path: &Pointer<'_>,
-) -> Result<Option<&'o str>, SchemaError> {
+    keep: bool,
+) -> Result<Option<String>, SchemaError> {
     match obj.get(key) {
         None => Ok(None),
-        Some(Json::String(s)) => Ok(Some(s.as_ref())),
+        Some(Json::String(s)) => Ok(keep.then(|| s.as_ref().to_owned())),
         Some(other) => Err(err(
             format!("{path}/{key}"),
             format!("\"{key}\" must be text, not {}.", show(other)),

@@ -22,7 +22,7 @@ use crate::schema::names::Names;
 use choices::multi_select_kind;
 pub use choices::MAX_ENUM_OPTIONS;
 use defaults::check_default;
-use members::{err, opt_str, show, Pointer};
+use members::{err, opt_string_kept, show, Pointer};
 use numbers::bounds;
 use serde_json::Value;
 use strings::{string_kind, PatternBudget};
@@ -75,8 +75,8 @@ pub(crate) fn compile_json(schema: &Json<'_>, purpose: Purpose) -> Result<FormSp
             ))
         }
     }
-    let title = opt_str(root, "title", &Pointer::Root)?.filter(|_| keep);
-    let description = opt_str(root, "description", &Pointer::Root)?.filter(|_| keep);
+    let title = opt_string_kept(root, "title", &Pointer::Root, keep)?;
+    let description = opt_string_kept(root, "description", &Pointer::Root, keep)?;
     let empty = Object::default();
     let properties = match root.get("properties") {
         None => &empty,
@@ -110,8 +110,8 @@ pub(crate) fn compile_json(schema: &Json<'_>, purpose: Purpose) -> Result<FormSp
         fields.push(field);
     }
     Ok(FormSpec {
-        title: title.map(str::to_owned),
-        description: description.map(str::to_owned),
+        title,
+        description,
         fields,
     })
 }
@@ -212,15 +212,13 @@ fn compile_field(
             ))
         }
     };
-    let title = opt_str(obj, "title", path)?;
-    let label = match (keep, title) {
-        (false, _) => String::new(),
-        (true, Some(title)) => title.to_owned(),
-        (true, None) => name.to_owned(),
+    let title = opt_string_kept(obj, "title", path, keep)?;
+    let label = match title {
+        Some(title) => title,
+        None if keep => name.to_owned(),
+        None => String::new(),
     };
-    let description = opt_str(obj, "description", path)?
-        .filter(|_| keep)
-        .map(str::to_owned);
+    let description = opt_string_kept(obj, "description", path, keep)?;
     let default = match obj.get("default") {
         None => None,
         Some(d) => {
