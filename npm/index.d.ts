@@ -1,5 +1,6 @@
-// Types of the npm package `mcp-elicit` (index.js). The schema, validation and client
-// types are wasm-bindgen's (mcp_elicit_web.d.ts, from the Rust crate's annotations).
+// Types of the npm package `mcp-elicit` (index.js). The schema and validation types are
+// wasm-bindgen's (mcp_elicit_web.d.ts, from the Rust crate's annotations). McpClient's are
+// in client.d.ts (the entry "mcp-elicit/client").
 
 export type {
   JsonValue,
@@ -23,54 +24,6 @@ export type {
 export { compileSchema, validateContent, compileValidator } from "./mcp_elicit_web.js";
 
 import type { InitInput, InitOutput, JsonValue, SyncInitInput } from "./mcp_elicit_web.js";
-import type { McpClient as WasmMcpClient } from "./mcp_elicit_web.js";
-
-/** What `McpClient.connect` takes besides the URL. */
-export interface McpClientOptions {
-  /**
-   * Required: the element where elicitation cards appear, or a shadow root (the cards and
-   * the package's stylesheet then live in it, sealed from the page's CSS).
-   */
-  container: HTMLElement | ShadowRoot;
-  /** Default "auto": the modern era when the server speaks it, else the legacy one. */
-  protocol?: "auto" | "2026-07-28" | "2025-11-25";
-  /** Input rounds one call may take (a whole number, at most the client's limit). */
-  maxRounds?: number;
-  /** Answers `roots/list`. */
-  roots?: { uri: string; name?: string }[];
-  /**
-   * Only a host with an LLM passes this; without it sampling is not declared. Returns the
-   * `CreateMessageResult` (or a Promise of it); throwing refuses the request.
-   */
-  sampling?: (params: { [key: string]: JsonValue }) => unknown;
-  /**
-   * Answers an elicitation without a card (a saved profile, a policy), or returns
-   * `undefined`/`null` to show the card. A form `accept` is sent only when its content
-   * passes the card's validation; a URL `accept` never opens anything (the card shows).
-   * A throw, a rejection, an invalid value or no answer within 10 s shows the card with a
-   * notice. `info` is for display only: a server names itself.
-   */
-  onElicitation?: (
-    params: ElicitParams,
-    info: ElicitationInfo,
-  ) => ElicitResult | undefined | null | Promise<ElicitResult | undefined | null>;
-}
-
-/** Who asks and how, given to `onElicitation`. */
-export interface ElicitationInfo {
-  server: { name: string | null; host: string };
-  /** The card's `data-elicitation` value. */
-  key: string;
-  mode: "form" | "url";
-  era: "2026-07-28" | "2025-11-25";
-}
-
-/** A live connection and the view of its pending elicitations (wasm-bindgen's class). */
-export type McpClient = WasmMcpClient;
-export declare const McpClient: Function & Omit<typeof WasmMcpClient, "connect"> & {
-  /** Connects and shows elicitations in `options.container`; rejects with the reason in words. */
-  connect(url: string, options: McpClientOptions): Promise<WasmMcpClient>;
-};
 
 /**
  * Loads the WebAssembly module; await it once before any other export. Without an argument

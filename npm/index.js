@@ -1,111 +1,24 @@
-// The entry of the npm package `mcp-elicit`: wasm-bindgen's module (mcp_elicit_web.js)
-// behind a guard, so that a call made before `await init()` fails with an Error that says
-// so (wasm-bindgen's own functions would throw a TypeError about `undefined` from inside
-// its glue), and without the demo app's mount function, which is not part of the library.
+// The entry of the npm package `mcp-elicit`: wasm-bindgen's module of the library
+// (mcp_elicit_web.js: elicit, the element, validation) behind the init guard (entry.js),
+// and elicitationHandler for the TypeScript SDK's Client. McpClient is the entry
+// "mcp-elicit/client" (client.js), over a wasm of its own, so a page that only shows
+// elicitations does not download the whole client.
 import wasmInit, * as wasm from "./mcp_elicit_web.js";
+import { guardedEntry } from "./entry.js";
 
-let ready = false;
-let starting;
+const api = guardedEntry(wasmInit, wasm, "mcp_elicit_web_bg.wasm");
 
-function notReady(name) {
-  return new Error(
-    `mcp-elicit: ${name} was called before init() finished; ` +
-      "call `await init()` (the default export of \"mcp-elicit\") once, first",
-  );
-}
-
-function need(name) {
-  if (!ready) throw notReady(name);
-}
-
-/**
- * Loads and instantiates the WebAssembly module; every other export needs it. Takes what
- * wasm-bindgen's init takes: nothing (the .wasm next to this file, by `import.meta.url`),
- * or `{ module_or_path }` with a URL, a Response, bytes or a WebAssembly.Module. Calling it
- * again returns the same Promise; after a failure it may be called again.
- */
-export default function init(input) {
-  if (!starting) {
-    starting = wasmInit(input).then(
-      (exports) => {
-        ready = true;
-        return exports;
-      },
-      (e) => {
-        starting = undefined;
-        if (input !== undefined) throw e;
-        // The usual cause: a bundler that does not copy the .wasm next to the bundle.
-        throw new Error(
-          "mcp-elicit: init() could not load mcp_elicit_web_bg.wasm from next to the " +
-            `package's JS (${e && e.message ? e.message : e}); if a bundler (e.g. esbuild) ` +
-            "did not copy it, import its URL and pass it: " +
-            "init({ module_or_path: new URL(wasmUrl, import.meta.url) }) (see the README)",
-          { cause: e },
-        );
-      },
-    );
-  }
-  return starting;
-}
-
-/** Synchronous init from bytes or a WebAssembly.Module: `initSync({ module })`. */
-export function initSync(module) {
-  const exports = wasm.initSync(module);
-  ready = true;
-  return exports;
-}
-
-export function elicit(element, params, options) {
-  if (!ready) return Promise.reject(notReady("elicit()"));
-  return wasm.elicit(element, params, options);
-}
-
-export function completeElicitation(elicitationId) {
-  need("completeElicitation()");
-  return wasm.completeElicitation(elicitationId);
-}
-
-export function releaseElicitation(element) {
-  need("releaseElicitation()");
-  return wasm.releaseElicitation(element);
-}
-
-/**
- * Registers the `<mcp-elicitation>` custom element (once; later calls do nothing): set its
- * `params`, listen for its `answer` event. Its card lives in its own shadow root.
- */
-export function defineElements() {
-  need("defineElements()");
-  return wasm.defineElements();
-}
-
-export function compileSchema(requestedSchema) {
-  need("compileSchema()");
-  return wasm.compileSchema(requestedSchema);
-}
-
-export function validateContent(requestedSchema, content) {
-  need("validateContent()");
-  return wasm.validateContent(requestedSchema, content);
-}
-
-export function compileValidator(requestedSchema) {
-  need("compileValidator()");
-  return wasm.compileValidator(requestedSchema);
-}
-
-/**
- * wasm-bindgen's McpClient class itself (so `instanceof` and its methods are unchanged),
- * seen through a Proxy whose `connect` refuses to run before init.
- */
-export const McpClient = new Proxy(wasm.McpClient, {
-  get(target, key, receiver) {
-    if (key === "connect" && !ready) {
-      return () => Promise.reject(notReady("McpClient.connect()"));
-    }
-    return Reflect.get(target, key, receiver);
-  },
-});
+export default api.init;
+export const {
+  initSync,
+  elicit,
+  completeElicitation,
+  releaseElicitation,
+  defineElements,
+  compileSchema,
+  validateContent,
+  compileValidator,
+} = api;
 
 // ---- The TypeScript SDK adapter: elicitationHandler ------------------------------------
 //
@@ -236,7 +149,7 @@ export function elicitationHandler(options) {
     if (!held.delete(card)) return;
     heldChars -= card.chars;
     // Ends the card's mount (freeing what it held) before the element is reused or dropped.
-    if (ready) wasm.releaseElicitation(card.element);
+    if (api.isReady()) releaseElicitation(card.element);
     card.element.remove();
     spare.push(card.element);
   }
@@ -253,8 +166,8 @@ export function elicitationHandler(options) {
   }
 
   async function handleRequest(request, extra) {
-    if (!ready) {
-      throw rpcError(INTERNAL_ERROR, notReady("elicitationHandler's handleRequest").message);
+    if (!api.isReady()) {
+      throw rpcError(INTERNAL_ERROR, api.notReady("elicitationHandler's handleRequest").message);
     }
     const params = request !== null && typeof request === "object" ? request.params : undefined;
     if (params === null || typeof params !== "object" || Array.isArray(params)) {
@@ -362,7 +275,7 @@ export function elicitationHandler(options) {
     const id = notification !== null && typeof notification === "object" && notification.params
       ? notification.params.elicitationId
       : undefined;
-    if (typeof id !== "string" || !ready) return;
+    if (typeof id !== "string" || !api.isReady()) return;
     // Only this handler's own URL cards: another server's ids are not this server's to end.
     for (const card of held) {
       if (card.elicitationId === id) {

@@ -255,7 +255,7 @@ async function main() {
       log("MCP_CONFORMANCE_CONTEXT is not JSON; ignored");
     }
   }
-  if (!fs.existsSync(path.join(WWW, "pkg", "mcp_elicit_web.js"))) {
+  if (!fs.existsSync(path.join(WWW, "pkg", "mcp_elicit_host.js"))) {
     log(`${WWW}/pkg is missing: build it with scripts/build-www`);
     return 1;
   }

@@ -160,7 +160,7 @@ def framing_page(tmp_path: Any, target: str) -> Any:
 
 
 def test_every_page_is_served_with_the_no_framing_headers(www: Any) -> None:
-    packages = ["pkg/mcp_elicit_web.js", "demo/pkg/mcp_elicit_demo.js"]
+    packages = ["pkg/mcp_elicit_web.js", "pkg/mcp_elicit_host.js", "demo/pkg/mcp_elicit_demo.js"]
     for page in [*FRAMED_PAGES, "host.html", "style.css", "index.js", *packages]:
         reply = http_request(f"{www.origin}/{page}", method="GET")
         reply.text()

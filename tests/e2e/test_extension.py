@@ -218,7 +218,7 @@ def test_the_manifest_is_mv3_with_the_extension_csp_and_a_fixed_id(build_extensi
     assert manifest["version"] != "@VERSION@" and manifest["version"][0].isdigit(), manifest["version"]
     for name in (manifest["side_panel"]["default_path"], manifest["background"]["service_worker"]):
         assert (out / name).is_file(), name
-    wasm = "mcp_elicit_web_bg.wasm"
+    wasm = "mcp_elicit_host_bg.wasm"
     assert (out / "pkg" / wasm).read_bytes() == (WWW / "pkg" / wasm).read_bytes(), "the package is www/pkg's"
 
 
@@ -272,7 +272,7 @@ def test_the_side_panel_answers_a_form_and_a_url_request(
 # A module of the extension's own (so 'self' lets it run): what the CSP forbids, then the
 # package's JS API (compileSchema once built its JSON replacer with `new Function`).
 CSP_PROBE = """
-import init, { compileSchema, validateContent, elicit, defineElements } from "./pkg/mcp_elicit_web.js";
+import init, { compileSchema, validateContent, elicit, defineElements } from "./pkg/mcp_elicit_host.js";
 
 const tried = {};
 const failure = (e) => `${e && e.name}: ${e && e.message}`;

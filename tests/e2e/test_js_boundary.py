@@ -76,7 +76,7 @@ def test_call_tool_with_cyclic_arguments_rejects_in_words_and_the_next_call_work
 # ask_llm, then a plain tool on the same client.
 CYCLIC_SAMPLING = """
     const [server, protocol] = arguments;
-    const { McpClient } = await import(new URL("./pkg/mcp_elicit_web.js", location.href).href);
+    const { McpClient } = await import(new URL("./pkg/mcp_elicit_host.js", location.href).href);
     const container = document.createElement("div");
     container.id = "cyclic-sampling";
     document.body.append(container);

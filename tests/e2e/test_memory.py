@@ -106,12 +106,18 @@ def twenty_fields() -> dict[str, Any]:
     }
 
 
-# The wasm package's exports (its memory) from the page: `init()` again returns the
-# instance the page already started.
-PACKAGE = """
-const pkg = await import(new URL('./pkg/mcp_elicit_web.js', location.href).href);
+
+def package(module: str) -> str:
+    """The page's wasm package's exports (its memory), `mcp_elicit_web` (elicit) or
+    `mcp_elicit_host` (McpClient): `init()` again returns the instance the page started."""
+    return f"""
+const pkg = await import(new URL('./pkg/{module}.js', location.href).href);
 const wasm = await pkg.default();
 """
+
+
+PACKAGE = package("mcp_elicit_web")
+HOST_PACKAGE = package("mcp_elicit_host")
 
 # Lets every queued task run (freeing is deferred past the click that answers) first.
 SETTLE = "await new Promise((r) => setTimeout(r, 0));"
@@ -163,7 +169,7 @@ CLIENT_LOOP = (
 const [calls, perCall, done] = arguments;
 (async () => {
 """
-    + PACKAGE
+    + HOST_PACKAGE
     + LIVE_REFS
     + """
   if (!window.pendingTimers) {
@@ -384,7 +390,7 @@ RECONNECT_LOOP = (
 const [count, url, protocol, done] = arguments;
 (async () => {
 """
-    + PACKAGE
+    + HOST_PACKAGE
     + """
   for (let i = 0; i < count; i++) {
     const container = document.createElement('div');

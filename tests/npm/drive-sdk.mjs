@@ -2,7 +2,9 @@
 // the scratch app, argv[2]) in headless Chromium, against two SDK servers: the TypeScript
 // SDK's (tests/conformance/ts_sdk_server.mjs --held) and the Python SDK's
 // (tests/servers/demo_server); argv[3] is the repository. Each case answers cards as a
-// person would and checks what the server received: the tool's result text. Exits non-zero
+// person would and checks what the server received: the tool's result text. Last, the
+// package's other entry, mcp-elicit/client (the bundled client.html): its McpClient
+// against the Python SDK server. Exits non-zero
 // with the reasons on failure.
 import { spawn } from "node:child_process";
 import { createConnection, createServer as createTcpServer } from "node:net";
@@ -108,6 +110,7 @@ try {
   await handlerOnItsOwn(page);
   await againstTsServer(page);
   await againstPythonServer(page);
+  await mcpClientFromThePackage(page);
 
   // The URL cards' tabs may log their own errors (pay.example.com does not resolve here);
   // only the host page's count.
@@ -127,7 +130,7 @@ if (failures.length) {
   console.error(`[npm sdk test] ${failures.length} check(s) failed`);
   process.exit(1);
 }
-console.log("[npm sdk test] the TypeScript SDK client works with elicitationHandler");
+console.log("[npm sdk test] the TypeScript SDK client works with elicitationHandler, and McpClient from mcp-elicit/client");
 
 // ---- cases ------------------------------------------------------------------------------
 
@@ -379,4 +382,31 @@ async function againstPythonServer(page) {
   await three.getByRole("button", { name: "Submit" }).click();
   check((await result(page, "three")).text === "Booked a table for 3 on 2025-12-26.", "the first call got its own answer (the default date)");
   await evaluate(page, () => window.sdk.close("py"));
+}
+
+async function mcpClientFromThePackage(page) {
+  await page.goto(`${origin}/client.html`);
+  await page.waitForFunction(() => window.clientChecks !== undefined);
+  const c = await evaluate(page, () => window.clientChecks);
+  check(same(c.exportNames, ["McpClient", "compileSchema", "compileValidator", "completeElicitation", "default",
+    "defineElements", "elicit", "initSync", "releaseElicitation", "validateContent"]),
+  `mcp-elicit/client exports McpClient and the library's functions: ${c.exportNames.join(", ")}`);
+  check(String(c.beforeInit).includes("before init()"), `McpClient.connect before init rejects in words: ${c.beforeInit}`);
+  const info = await evaluate(page, (u) => window.host.connect(u), pyUrl);
+  check(info.protocol === "2025-11-25" && info.tools.includes("book_table"),
+    `McpClient from mcp-elicit/client connected to the Python SDK server: ${JSON.stringify(info)}`);
+  const forms = page.locator("#requests [data-elicitation][data-mode=form]");
+  await evaluate(page, () => window.host.start("booked", "book_table", { date: "2025-12-25", party_size: 2 }));
+  await forms.first().waitFor();
+  await field(forms.first(), "accept_alternative").check();
+  await forms.first().getByRole("button", { name: "Submit" }).click();
+  const booked = await page.waitForFunction(() => window.host.results.booked);
+  const text = (await booked.jsonValue()).text;
+  check(text === "Booked a table for 2 on 2025-12-26.", `McpClient's answer reached the Python server: ${text}`);
+  const wasmLoaded = await page.evaluate(() =>
+    performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname).filter((p) => p.endsWith(".wasm")),
+  );
+  check(wasmLoaded.length === 1 && wasmLoaded[0].includes("mcp_elicit_host_bg"),
+    `mcp-elicit/client loads its own wasm alone: ${wasmLoaded.join(", ")}`);
+  await evaluate(page, () => window.host.close());
 }

@@ -55,11 +55,19 @@ try {
   );
 
   const names = await page.evaluate(() => window.exportNames);
-  const expected = ["McpClient", "compileSchema", "compileValidator", "completeElicitation", "default", "defineElements", "elicit",
+  const expected = ["compileSchema", "compileValidator", "completeElicitation", "default", "defineElements", "elicit",
     "elicitationHandler", "initSync", "releaseElicitation", "validateContent"];
   check(
     JSON.stringify(names) === JSON.stringify(expected),
-    `exports are the library's, no mountDemo: ${names.join(", ")}`,
+    `exports are the library's, no mountDemo and no McpClient: ${names.join(", ")}`,
+  );
+  // The page that shows elicitations downloads the library's wasm only, not the client's.
+  const wasmLoaded = await page.evaluate(() =>
+    performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname).filter((p) => p.endsWith(".wasm")),
+  );
+  check(
+    wasmLoaded.length > 0 && wasmLoaded.every((p) => p.includes("mcp_elicit_web_bg")),
+    `"mcp-elicit" loads the library's wasm alone: ${wasmLoaded.join(", ")}`,
   );
 
   const style = await page.locator("#slot .mce-elicitation").evaluate((el) => {

@@ -5,7 +5,8 @@
 # types.ts and sdk-types.ts against it with tsc, bundles the app with esbuild and drives
 # the bundle in headless Chromium: drive.mjs (the package on its own), drive-sdk.mjs
 # (elicitationHandler in the TypeScript SDK's Client, against the TypeScript and Python SDK
-# servers; needs scripts/setup's .venv and tests/conformance/node_modules). Run from
+# servers, and mcp-elicit/client's McpClient against the Python one; needs scripts/setup's
+# .venv and tests/conformance/node_modules). Run from
 # anywhere: tests/npm/run.sh
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -24,7 +25,7 @@ trap 'rm -rf "$app"' EXIT
 cp "$here/app/package.json" "$here/app/package-lock.json" "$here/app/index.html" \
   "$here/app/main.js" "$here/app/types.ts" "$here/app/tsconfig.json" \
   "$here/app/sdk.html" "$here/app/sdk.js" "$here/app/sdk-types.ts" "$here/app/tsconfig.sdk.json" \
-  "$here/app/inline.html" "$here/app/inline.js" \
+  "$here/app/inline.html" "$here/app/inline.js" "$here/app/client.html" "$here/app/client.js" \
   "$here/drive.mjs" "$here/drive-sdk.mjs" "$here/serve.mjs" "$app/"
 cd "$app"
 
@@ -36,15 +37,17 @@ npm install --no-save --no-audit --no-fund --loglevel=error "$tarball"
 
 # What was installed is the package, not the repository: the library's files only.
 pkgdir=node_modules/mcp-elicit
-for f in package.json index.js index.d.ts inline.js inline.d.ts mcp_elicit_web.js mcp_elicit_web_bg.wasm style.css README.md CHANGELOG.md; do
+for f in package.json index.js index.d.ts entry.js client.js client.d.ts inline.js inline.d.ts \
+  mcp_elicit_web.js mcp_elicit_web_bg.wasm mcp_elicit_host.js mcp_elicit_host_bg.wasm \
+  style.css README.md CHANGELOG.md; do
   [ -f "$pkgdir/$f" ] || { echo "[npm test] the package lacks $f" >&2; exit 1; }
 done
-if grep -q "mountDemo" "$pkgdir/index.js" "$pkgdir/index.d.ts"; then
+if grep -q "mountDemo" "$pkgdir/index.js" "$pkgdir/index.d.ts" "$pkgdir/client.js" "$pkgdir/client.d.ts"; then
   echo "[npm test] the package's entry exports the demo (mountDemo)" >&2
   exit 1
 fi
 
-echo "[npm test] size budget: the package's wasm + JS, gzip -9"
+echo "[npm test] size budget: each entry's wasm + JS, gzip -9"
 "$here/size-budget.sh" "$pkgdir"
 
 echo "[npm test] tsc: the package's types, as a TypeScript user imports them"

@@ -9,9 +9,10 @@
 //! # Ways in
 //!
 //! - **From JavaScript** (the wasm-bindgen package or the npm package `mcp-elicit`):
-//!   `elicit(element, params)` for one elicitation ([`embed`]), `McpClient` for a whole
-//!   connection with its cards in an element ([`host`]), `<mcp-elicitation>` as a custom
-//!   element ([`element`]).
+//!   `elicit(element, params)` for one elicitation ([`embed`]), `<mcp-elicitation>` as a
+//!   custom element ([`element`]). `McpClient`, a whole connection with its cards in an
+//!   element, is the crate `mcp-elicit-host` (`host/`), a wasm of its own: a page that only
+//!   shows elicitations does not load the client's code.
 //! - **From a Leptos app** (Rust, Leptos 0.8 `csr`): the components in [`components`]
 //!   ([`components::ElicitationView`] for one request, [`components::SchemaForm`] for a
 //!   bare form; [`pending::PendingList`] shows a connection's many). They show, validate and
@@ -31,6 +32,5 @@ pub mod client;
 pub mod components;
 pub mod element;
 pub mod embed;
-pub mod host;
 pub mod pending;
 pub mod transport;

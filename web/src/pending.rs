@@ -1,6 +1,6 @@
 //! The requests a connection is waiting on the user for, as signals fed by the client's
 //! [`ClientEvent`]s, and the list that shows them. Shared by the demo app and the host
-//! API ([`crate::host`]) so both show, keep and retire cards the same way.
+//! API (`McpClient`, crate `mcp-elicit-host`) so both show, keep and retire cards the same way.
 //!
 //! A server decides how many requests it sends, so the list is built for many: a card
 //! arrives, is replaced or retired in O(log n), and at most [`MAX_PENDING_CARDS`] cards

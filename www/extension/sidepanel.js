@@ -3,7 +3,7 @@
 // "Server URL" and "Protocol" are kept in chrome.storage.local. On first run the field
 // holds the demo server on loopback and nothing connects until the person presses
 // Connect; once a server was saved, opening the panel connects to it again.
-import init, { McpClient } from "./pkg/mcp_elicit_web.js";
+import init, { McpClient } from "./pkg/mcp_elicit_host.js";
 
 /** What the field holds on first run: `scripts/demo`'s MCP server. */
 const DEFAULT_SERVER = "http://127.0.0.1:8001/mcp";

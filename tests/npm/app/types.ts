@@ -1,7 +1,6 @@
 // Type-checked against the installed package (tsc --noEmit in run.sh), never run: each export
 // has types, and wrong arguments are errors (the @ts-expect-error lines fail if they are not).
 import init, {
-  McpClient,
   compileSchema,
   compileValidator,
   completeElicitation,
@@ -12,10 +11,20 @@ import init, {
   type ContentValidator,
   type ElicitResult,
   type FormSpec,
-  type McpClientOptions,
   type ValidationResult,
 } from "mcp-elicit";
+import initClient, {
+  McpClient,
+  elicit as elicitFromClient,
+  initSync as initClientSync,
+  type McpClientOptions,
+  type ElicitResult as ClientElicitResult,
+} from "mcp-elicit/client";
 import initInline, { elicit as elicitInline } from "mcp-elicit/inline";
+import * as library from "mcp-elicit";
+
+// @ts-expect-error McpClient is the entry mcp-elicit/client's, not the library's
+void library.McpClient;
 
 export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void> {
   await init();
@@ -67,6 +76,11 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
   void checked;
   void again;
 
+  // mcp-elicit/client: its own init, the same elicit, and McpClient.
+  await initClient({ module_or_path: new URL("mcp_elicit_host_bg.wasm", import.meta.url) });
+  initClientSync({ module: bytes });
+  const fromClient: ClientElicitResult = await elicitFromClient(slot, { message: "m", requestedSchema: {} });
+  void fromClient;
   const options: McpClientOptions = { container: slot, protocol: "auto", maxRounds: 3 };
   const client = await McpClient.connect("https://mcp.example/mcp", options);
   if (client instanceof McpClient) {

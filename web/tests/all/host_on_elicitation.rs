@@ -8,7 +8,7 @@
 
 use crate::ui_support::*;
 use js_sys::Reflect;
-use mcp_elicit_web::host::McpClient;
+use mcp_elicit_host::McpClient;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;

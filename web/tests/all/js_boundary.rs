@@ -10,9 +10,9 @@
 use crate::ui_support::*;
 use js_sys::{Reflect, JSON};
 use mcp_elicit::js::compile_schema;
+use mcp_elicit_host::McpClient;
 use mcp_elicit_web::boundary::{json_arg, settle};
 use mcp_elicit_web::embed::elicit;
-use mcp_elicit_web::host::McpClient;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;

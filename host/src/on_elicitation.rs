@@ -54,10 +54,10 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-use super::options::error_text;
-use crate::boundary::{json_arg, settle, value_to_js};
-use crate::client::{ClientEvent, Connection, EventSink, ServerIdentity};
-use crate::transport::within;
+use crate::options::error_text;
+use mcp_elicit_web::boundary::{json_arg, settle, value_to_js};
+use mcp_elicit_web::client::{ClientEvent, Connection, EventSink, ServerIdentity};
+use mcp_elicit_web::transport::within;
 
 /// Most handler calls awaiting their answer at once, per connection. A policy answers in
 /// microseconds; a handler that asks a slow service for each of a flood of requests would

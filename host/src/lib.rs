@@ -1,7 +1,7 @@
 //! The JS host API: `McpClient`, a connection to an MCP server whose elicitations are
 //! shown in an element of the host's page, for hosts and extensions that want the whole
 //! client (both eras, rounds, sessions, sampling, roots) and not just one form
-//! ([`crate::embed`]).
+//! ([`mcp_elicit_web::embed`]).
 //!
 //! ```js
 //! import init, { McpClient } from "./pkg/mcp_elicit_web.js";
@@ -51,9 +51,9 @@ use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::boundary::{json_to_js, value_to_js};
-use crate::client::{Call, ClientError, Connection};
-use crate::pending::{deliver, AnswerFn, PendingList, PendingRequests};
+use mcp_elicit_web::boundary::{json_to_js, value_to_js};
+use mcp_elicit_web::client::{Call, ClientError, Connection};
+use mcp_elicit_web::pending::{deliver, AnswerFn, PendingList, PendingRequests};
 
 /// A live connection and the view of its pending elicitations.
 #[wasm_bindgen]
@@ -109,7 +109,7 @@ fn object_arg(value: JsValue, what: &str) -> Result<Map<String, Value>, JsValue>
     if value.is_undefined() || value.is_null() {
         return Ok(Map::new());
     }
-    match crate::boundary::json_arg(&value, what).map_err(js_error)? {
+    match mcp_elicit_web::boundary::json_arg(&value, what).map_err(js_error)? {
         Value::Object(map) => Ok(map),
         _ => Err(js_error(format!("{what} must be a plain object"))),
     }

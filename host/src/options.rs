@@ -1,6 +1,6 @@
 //! Reading the `options` object of `McpClient.connect(url, options)`: every field is
 //! optional but `container` (an HTML element, or a shadow root: then the cards and their
-//! stylesheet live in it, see [`crate::element::cards_container`]), and a wrong one is refused in words naming the field, so a
+//! stylesheet live in it, see [`mcp_elicit_web::element::cards_container`]), and a wrong one is refused in words naming the field, so a
 //! host finds its mistake at connect time instead of in a half-working client.
 
 use futures::FutureExt;
@@ -10,9 +10,9 @@ use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use super::on_elicitation::ElicitationHandler;
-use crate::boundary::{json_arg, settle, value_to_js};
-use crate::client::{ClientConfig, ProtocolChoice, SamplingHandler};
+use crate::on_elicitation::ElicitationHandler;
+use mcp_elicit_web::boundary::{json_arg, settle, value_to_js};
+use mcp_elicit_web::client::{ClientConfig, ProtocolChoice, SamplingHandler};
 
 /// Most rounds a host may allow one call (a typo such as 1e9 would hang a page on an
 /// endless server).
@@ -42,7 +42,7 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
     }
     let container = match field(options, "container")? {
         Some(v) if v.is_instance_of::<web_sys::ShadowRoot>() => {
-            Some(crate::element::cards_container(v.unchecked_ref())?)
+            Some(mcp_elicit_web::element::cards_container(v.unchecked_ref())?)
         }
         Some(v) => v.dyn_into::<web_sys::HtmlElement>().ok(),
         None => None,

@@ -1,0 +1,108 @@
+// Types of the entry `mcp-elicit/client` (client.js): McpClient, and the exports of
+// `mcp-elicit` but elicitationHandler, over the wasm that has the client
+// (mcp_elicit_host.js, whose McpClient class is wasm-bindgen's, from the Rust crate's
+// annotations).
+
+export type {
+  JsonValue,
+  EnumOption,
+  StringField,
+  NumberField,
+  BooleanField,
+  SelectField,
+  MultiSelectField,
+  Field,
+  FormSpec,
+  ErrorCode,
+  FieldError,
+  ValidationResult,
+  SchemaError,
+  ContentValidator,
+  FormElicitParams,
+  UrlElicitParams,
+  ElicitParams,
+  ElicitOptions,
+  ElicitResult,
+  McpElicitationElement,
+  McpElicitationEventMap,
+  ElicitContent,
+} from "./index.js";
+export {
+  elicit,
+  completeElicitation,
+  releaseElicitation,
+  defineElements,
+  compileSchema,
+  validateContent,
+  compileValidator,
+} from "./index.js";
+export type { InitInput, InitOutput, SyncInitInput } from "./mcp_elicit_host.js";
+
+import type { ElicitParams, ElicitResult, JsonValue } from "./index.js";
+import type {
+  InitInput,
+  InitOutput,
+  McpClient as WasmMcpClient,
+  SyncInitInput,
+} from "./mcp_elicit_host.js";
+
+/**
+ * Loads this entry's WebAssembly module (mcp_elicit_host_bg.wasm); await it once before any
+ * other export. Without an argument the .wasm is fetched from next to the package's JS
+ * (`new URL(..., import.meta.url)`, which Vite and webpack 5 follow); a bundler that does not
+ * (esbuild) passes its URL: `init({ module_or_path: wasmUrl })`.
+ */
+export default function init(
+  module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
+): Promise<InitOutput>;
+
+/** Synchronous init from the .wasm's bytes or a compiled WebAssembly.Module. */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/** What `McpClient.connect` takes besides the URL. */
+export interface McpClientOptions {
+  /**
+   * Required: the element where elicitation cards appear, or a shadow root (the cards and
+   * the package's stylesheet then live in it, sealed from the page's CSS).
+   */
+  container: HTMLElement | ShadowRoot;
+  /** Default "auto": the modern era when the server speaks it, else the legacy one. */
+  protocol?: "auto" | "2026-07-28" | "2025-11-25";
+  /** Input rounds one call may take (a whole number, at most the client's limit). */
+  maxRounds?: number;
+  /** Answers `roots/list`. */
+  roots?: { uri: string; name?: string }[];
+  /**
+   * Only a host with an LLM passes this; without it sampling is not declared. Returns the
+   * `CreateMessageResult` (or a Promise of it); throwing refuses the request.
+   */
+  sampling?: (params: { [key: string]: JsonValue }) => unknown;
+  /**
+   * Answers an elicitation without a card (a saved profile, a policy), or returns
+   * `undefined`/`null` to show the card. A form `accept` is sent only when its content
+   * passes the card's validation; a URL `accept` never opens anything (the card shows).
+   * A throw, a rejection, an invalid value or no answer within 10 s shows the card with a
+   * notice. `info` is for display only: a server names itself.
+   */
+  onElicitation?: (
+    params: ElicitParams,
+    info: ElicitationInfo,
+  ) => ElicitResult | undefined | null | Promise<ElicitResult | undefined | null>;
+}
+
+/** Who asks and how, given to `onElicitation`. */
+export interface ElicitationInfo {
+  server: { name: string | null; host: string };
+  /** The card's `data-elicitation` value. */
+  key: string;
+  mode: "form" | "url";
+  era: "2026-07-28" | "2025-11-25";
+}
+
+/** A live connection and the view of its pending elicitations (wasm-bindgen's class). */
+export type McpClient = WasmMcpClient;
+export declare const McpClient: Function & Omit<typeof WasmMcpClient, "connect"> & {
+  /** Connects and shows elicitations in `options.container`; rejects with the reason in words. */
+  connect(url: string, options: McpClientOptions): Promise<WasmMcpClient>;
+};
+
