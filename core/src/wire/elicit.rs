@@ -59,38 +59,85 @@ pub enum UrlMode {
 }
 
 impl ElicitRequestParams {
-    /// What `serde_json::from_value` answers (the same params, or the same error), with the
-    /// form's `requestedSchema` moved rather than copied: the derive buffers the whole value
-    /// to try each variant in turn and then builds the schema anew, a copy of what may be a
-    /// large tree per request. Form params need `mode` absent, `null` or naming `form`, so
-    /// params whose `mode` is the string `"url"` are left to the derive whole (they are
-    /// small), and the schema of any others is moved; whatever the form reading refuses
-    /// (`mode` as `{"url": null}`, which serde also reads as the `url` variant, among it)
-    /// goes to the derive, so the outcome is always the derive's.
+    /// What `serde_json::from_value` answers through the derive (the same params, or an
+    /// error with the same words), read here by hand. The derive buffers the whole value to
+    /// try each variant in turn, builds the form's schema anew (a copy of what may be a
+    /// large tree per request), and links serde's type-error machinery, which takes
+    /// `f64`'s `Display` and `str`'s `Debug` into every wasm that reads params (some 20 KB
+    /// gzip of the npm package). The derive stays on the type; the native tests
+    /// `elicit_params_from_a_value_are_the_derives` and `from_value_is_the_derive`
+    /// (`core/tests/all/wire_types.rs`) hold the two to the same answers.
+    ///
+    /// The derive's rules, as this reads them: untagged, so `Url` is tried first, then
+    /// `Form`. A struct is read from an object (unknown members ignored, a missing member
+    /// with a default takes it) or from an array of its fields in order (the defaulted
+    /// trailing ones may be left out, no extra ones). A unit variant (`"url"`, `"form"`) is
+    /// its name as a string or an object of that one key whose value is `null`; an
+    /// `Option` is `None` when `null`. The one error when neither variant reads is the
+    /// derive's.
     pub fn from_value(value: Value) -> Result<Self, serde_json::Error> {
-        let url_mode = value.get("mode").and_then(Value::as_str) == Some("url");
-        let Value::Object(mut members) = value else {
-            return serde_json::from_value(value);
+        let read = match value {
+            Value::Object(members) => Self::from_members(members),
+            Value::Array(items) => Self::from_items(items),
+            _ => None,
         };
-        if url_mode {
-            return serde_json::from_value(Value::Object(members));
+        read.ok_or_else(|| {
+            serde::de::Error::custom(
+                "data did not match any variant of untagged enum ElicitRequestParams",
+            )
+        })
+    }
+
+    fn from_members(mut members: Map<String, Value>) -> Option<Self> {
+        let url = (|| {
+            Some(UrlParams {
+                mode: unit_variant(members.get("mode")?, "url").then_some(UrlMode::Url)?,
+                message: string(members.get("message")?)?,
+                url: string(members.get("url")?)?,
+                elicitation_id: match members.get("elicitationId") {
+                    None => String::new(),
+                    Some(id) => string(id)?,
+                },
+            })
+        })();
+        if let Some(url) = url {
+            return Some(ElicitRequestParams::Url(url));
         }
-        let Some(schema) = members.get_mut("requestedSchema").map(Value::take) else {
-            return serde_json::from_value(Value::Object(members));
+        let mode = form_mode(members.get("mode"))?;
+        let message = string(members.get("message")?)?;
+        let requested_schema = members.get_mut("requestedSchema")?.take();
+        Some(ElicitRequestParams::Form(FormParams {
+            mode,
+            message,
+            requested_schema,
+        }))
+    }
+
+    fn from_items(mut items: Vec<Value>) -> Option<Self> {
+        let url = match items.as_slice() {
+            [mode, message, url, rest @ ..] if rest.len() <= 1 => (|| {
+                Some(UrlParams {
+                    mode: unit_variant(mode, "url").then_some(UrlMode::Url)?,
+                    message: string(message)?,
+                    url: string(url)?,
+                    elicitation_id: match rest.first() {
+                        None => String::new(),
+                        Some(id) => string(id)?,
+                    },
+                })
+            })(),
+            _ => None,
         };
-        let mut rest = Value::Object(members);
-        match FormParams::deserialize(&rest) {
-            Ok(mut form) => {
-                form.requested_schema = schema;
-                Ok(ElicitRequestParams::Form(form))
-            }
-            // The derive's own words for what is wrong (only on this path does it copy).
-            Err(_) => {
-                if let Value::Object(members) = &mut rest {
-                    members.insert("requestedSchema".into(), schema);
-                }
-                serde_json::from_value(rest)
-            }
+        if let Some(url) = url {
+            return Some(ElicitRequestParams::Url(url));
+        }
+        match items.as_mut_slice() {
+            [mode, message, schema] => Some(ElicitRequestParams::Form(FormParams {
+                mode: form_mode(Some(mode))?,
+                message: string(message)?,
+                requested_schema: schema.take(),
+            })),
+            _ => None,
         }
     }
 
@@ -100,6 +147,29 @@ impl ElicitRequestParams {
             ElicitRequestParams::Form(f) => &f.message,
         }
     }
+}
+
+/// A unit variant named `name` as serde reads one from a value: the string, or an object
+/// of that one key whose value is `null`.
+fn unit_variant(value: &Value, name: &str) -> bool {
+    match value {
+        Value::String(s) => s == name,
+        Value::Object(o) => o.len() == 1 && o.get(name).is_some_and(Value::is_null),
+        _ => false,
+    }
+}
+
+/// A form's `mode` as `Option<FormMode>` with a default reads it: absent or `null` is
+/// `None`, the unit variant `form` is `Some`, anything else refuses (the outer `None`).
+fn form_mode(value: Option<&Value>) -> Option<Option<FormMode>> {
+    match value {
+        None | Some(Value::Null) => Some(None),
+        Some(v) => unit_variant(v, "form").then_some(Some(FormMode::Form)),
+    }
+}
+
+fn string(value: &Value) -> Option<String> {
+    value.as_str().map(str::to_owned)
 }
 
 /// The user's answer.

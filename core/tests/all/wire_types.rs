@@ -384,9 +384,21 @@ fn elicit_params_from_a_value_are_the_derives() {
         // serde also reads an enum written as a one-member object.
         json!({"mode": {"url": null}, "message": "m", "url": "https://example.com/", "requestedSchema": schema}),
         json!({"mode": {"form": null}, "message": "m", "requestedSchema": schema}),
+        json!({"mode": {"url": null, "x": null}, "message": "m", "url": "u"}),
+        json!({"mode": {"url": 1}, "message": "m", "url": "u"}),
+        json!({"mode": "url", "message": "m", "url": "u", "elicitationId": null}),
+        json!({"mode": "url", "message": "m", "url": "u", "elicitationId": null, "requestedSchema": {}}),
         json!({}),
         json!([]),
         json!(["m", schema]),
+        // serde also reads a struct from an array of its fields in order.
+        json!(["url", "m", "https://example.com/"]),
+        json!(["url", "m", "https://example.com/", "e"]),
+        json!(["url", "m", "https://example.com/", "e", "extra"]),
+        json!([null, "m", schema]),
+        json!(["form", "m", schema]),
+        json!([{"form": null}, "m", schema, 1]),
+        json!(["url", "m", schema]),
         json!("m"),
         json!(null),
         json!(3),
@@ -401,5 +413,108 @@ fn elicit_params_from_a_value_are_the_derives() {
             .map(written)
             .map_err(|e| e.to_string());
         assert_eq!(ours, derive, "{case}");
+    }
+}
+
+/// The same on random params: objects and arrays whose members are drawn from what each
+/// variant reads and from what it refuses, so both variants, both readings of a struct and
+/// every refusal are met.
+mod elicit_params_props {
+    use mcp_elicit::wire::ElicitRequestParams;
+    use proptest::prelude::*;
+    use serde_json::{json, Map, Value};
+
+    /// A `mode`: the variants' names in both spellings, and what neither reads.
+    fn mode() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(json!(null)),
+            Just(json!("url")),
+            Just(json!("form")),
+            Just(json!({"url": null})),
+            Just(json!({"form": null})),
+            Just(json!({"url": 1})),
+            Just(json!({"form": null, "url": null})),
+            Just(json!("URL")),
+            Just(json!(1)),
+        ]
+    }
+
+    /// A `message`, `url` or `elicitationId`: mostly text.
+    fn text() -> impl Strategy<Value = Value> {
+        prop_oneof![3 => Just(json!("m")), 1 => Just(json!(null)), 1 => Just(json!(7))]
+    }
+
+    /// A `requestedSchema`: anything is read (the compiler judges it later).
+    fn schema() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(json!({"type": "object", "properties": {"n": {"type": "integer"}}})),
+            Just(json!(null)),
+            Just(json!([1.5, true])),
+        ]
+    }
+
+    fn params() -> impl Strategy<Value = Value> {
+        // Each member present or not, in a random order.
+        let object = (
+            proptest::option::of(mode()),
+            proptest::option::of(text()),
+            proptest::option::of(text()),
+            proptest::option::of(text()),
+            proptest::option::of(schema()),
+            proptest::option::of(text()),
+            any::<u32>(),
+        )
+            .prop_map(|(mode, message, url, id, schema, other, order)| {
+                let mut members: Vec<(&str, Value)> = [
+                    ("mode", mode),
+                    ("message", message),
+                    ("url", url),
+                    ("elicitationId", id),
+                    ("requestedSchema", schema),
+                    ("other", other),
+                ]
+                .into_iter()
+                .filter_map(|(k, v)| Some((k, v?)))
+                .collect();
+                let len = members.len().max(1);
+                members.rotate_left(order as usize % len);
+                Value::Object(
+                    members
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect::<Map<String, Value>>(),
+                )
+            });
+        // The fields in order, as either variant reads an array, cut to any length.
+        let array = (
+            mode(),
+            text(),
+            prop_oneof![text(), schema()],
+            text(),
+            text(),
+            0..6usize,
+        )
+            .prop_map(|(a, b, c, d, e, len)| {
+                let mut items = vec![a, b, c, d, e];
+                items.truncate(len);
+                Value::Array(items)
+            });
+        prop_oneof![3 => object, 2 => array, 1 => mode()]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn from_value_is_the_derive(case in params()) {
+            let written = |p: ElicitRequestParams| serde_json::to_string(&p).unwrap_or_default();
+            let ours = ElicitRequestParams::from_value(case.clone())
+                .map(written)
+                .map_err(|e| e.to_string());
+            let derive = serde_json::from_value::<ElicitRequestParams>(case.clone())
+                .map(written)
+                .map_err(|e| e.to_string());
+            prop_assert_eq!(ours, derive, "{}", case);
+        }
     }
 }
