@@ -418,7 +418,8 @@ fn elicit_params_from_a_value_are_the_derives() {
 
 /// The same on random params: objects and arrays whose members are drawn from what each
 /// variant reads and from what it refuses, so both variants, both readings of a struct and
-/// every refusal are met.
+/// every refusal are met. Native only (proptest).
+#[cfg(not(target_arch = "wasm32"))]
 mod elicit_params_props {
     use mcp_elicit::wire::ElicitRequestParams;
     use proptest::prelude::*;
