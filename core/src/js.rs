@@ -193,7 +193,10 @@ pub enum UndefinedMembers {
 /// A JS host's value as JSON, or why not in words (for a message such as
 /// `"callTool's arguments: {why}"`). The one way a value from JS enters Rust, here and in
 /// the web crate: `JSON.stringify` with a strict replacer (in `js_strict_json.js`), then
-/// serde_json.
+/// the core's reader ([`Json::parse`], serde_json's answers and words). Not serde_json's
+/// `Value` reader straight from the text: with the `raw_value` feature it also reads an
+/// object whose key is serde's private raw-value token as raw JSON, and that branch links
+/// serde's type-error words, and with them `f64`'s `Display`, into every wasm.
 ///
 /// Why not serde-wasm-bindgen's `from_value`: it walks the object from wasm with no cycle
 /// check or depth limit (a cyclic object overflows the wasm stack and leaves the module
@@ -207,7 +210,9 @@ pub enum UndefinedMembers {
 /// typical schema).
 pub fn json_from_js(value: &JsValue, undefined: UndefinedMembers) -> Result<Value, String> {
     let text = text_from_js(value, undefined, Keep::No)?;
-    serde_json::from_str(&text).map_err(|e| unreadable(&e))
+    Json::parse(&text)
+        .map(|json| json.to_value())
+        .map_err(|e| unreadable(&e))
 }
 
 /// Whether the snippet keeps the text it wrote for [`accepted`].

@@ -199,7 +199,7 @@ impl DateTime {
 /// differ only when the number lies exactly halfway between two shortest candidates
 /// (1658206780088562.25): serde_json's digits take the even one, `{}` the one further from
 /// zero, as here. The native test `number_text_is_rusts_display` holds it to `format!`.
-pub(crate) fn number_text(f: f64) -> String {
+pub fn number_text(f: f64) -> String {
     let Some(n) = serde_json::Number::from_f64(f) else {
         // Not finite: bounds never are (JSON has no NaN or infinity).
         return String::new();

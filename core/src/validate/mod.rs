@@ -21,7 +21,7 @@ mod formats;
 mod value;
 
 pub use error::{ErrorCode, FieldError};
-pub use formats::{local_to_rfc3339, rfc3339_to_local};
+pub use formats::{local_to_rfc3339, number_text, rfc3339_to_local};
 pub use value::MAX_LISTED_CHOICES;
 pub(crate) use value::{value_fits_kind, KindMismatch};
 

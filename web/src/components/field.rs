@@ -14,7 +14,7 @@
 use super::form_state::{raw_text, Entry, FormState, Target};
 use leptos::prelude::*;
 use mcp_elicit::schema::{EnumOption, FieldKind, StringFormat};
-use mcp_elicit::validate::RawInput;
+use mcp_elicit::validate::{number_text, RawInput};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -37,9 +37,10 @@ fn input_type(format: Option<StringFormat>) -> &'static str {
     }
 }
 
-/// A number rendered for an HTML attribute (`min`/`max`), without a useless `.0`.
+/// A number rendered for an HTML attribute (`min`/`max`), without a useless `.0`: as `{}`
+/// writes it, through the core's `number_text`, so the wasm links no float formatting.
 fn attr_number(n: Option<f64>) -> Option<String> {
-    n.filter(|v| v.is_finite()).map(|v| v.to_string())
+    n.filter(|v| v.is_finite()).map(number_text)
 }
 
 /// The fixed part of a form (title, description, one frame per field) as
