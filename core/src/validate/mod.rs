@@ -295,13 +295,54 @@ fn parse_number(t: &str) -> Option<Number> {
         return Some(Number::from(i));
     }
     // Rust's float parser also takes "inf" and "NaN"; JSON has neither.
-    let f: f64 = t.parse().ok().filter(|f: &f64| f.is_finite())?;
+    let f: f64 = parse_f64(t).filter(|f: &f64| f.is_finite())?;
     const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
     if f.fract() == 0.0 && f.abs() <= EXACT {
         // In range and integral, so the cast is exact.
         return Some(Number::from(f as i64));
     }
     Number::from_f64(f)
+}
+
+/// `t` as Rust's `str::parse::<f64>` reads it.
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_f64(t: &str) -> Option<f64> {
+    t.parse().ok()
+}
+
+/// `t` as Rust's `str::parse::<f64>` reads it, in wasm with the engine's number reader: the
+/// text must be Rust's decimal form (a sign, digits with at most one point and at least one
+/// digit, an exponent with digits), and then `parseFloat` reads the whole of it. Both round
+/// correctly (to the nearest double, ties to even), so the value is the same; Rust's own
+/// reader (its tables of powers of five, some 7 KB gzip of wasm) is then not linked. Not
+/// taken: `inf`, `infinity` and `NaN`, which Rust reads but JSON has not (refused anyway).
+#[cfg(target_arch = "wasm32")]
+fn parse_f64(t: &str) -> Option<f64> {
+    let b = t.as_bytes();
+    let digits = |from: usize| {
+        b.get(from..)
+            .map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count())
+    };
+    let mut at = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let int = digits(at);
+    at += int;
+    let mut frac = 0;
+    if b.get(at) == Some(&b'.') {
+        frac = digits(at + 1);
+        at += 1 + frac;
+    }
+    if int + frac == 0 {
+        return None;
+    }
+    if matches!(b.get(at), Some(b'e' | b'E')) {
+        at += 1 + usize::from(matches!(b.get(at + 1), Some(b'+' | b'-')));
+        let exp = digits(at);
+        if exp == 0 {
+            return None;
+        }
+        at += exp;
+    }
+    (at == b.len()).then(|| js_sys::parse_float(t))
 }
 
 /// The fields' positions sorted by name, to find a field by name in log n comparisons.
