@@ -74,7 +74,10 @@ impl ElicitRequestParams {
     /// trailing ones may be left out, no extra ones). A unit variant (`"url"`, `"form"`) is
     /// its name as a string or an object of that one key whose value is `null`; an
     /// `Option` is `None` when `null`. The one error when neither variant reads is the
-    /// derive's.
+    /// derive's. One difference, on purpose: with serde_json's `raw_value` feature the
+    /// derive reads an object keyed by serde's private raw-value token as raw JSON text;
+    /// here it is the object it is, like any other (pinned by
+    /// `elicit_params_keep_an_object_keyed_by_serdes_raw_value_token`).
     pub fn from_value(value: Value) -> Result<Self, serde_json::Error> {
         let read = match value {
             Value::Object(members) => Self::from_members(members),

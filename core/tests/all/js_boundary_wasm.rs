@@ -179,3 +179,26 @@ fn undefined_members_are_refused_or_left_out_as_asked() {
         .unwrap_or_default();
     assert_eq!(why, "the member /a/1 is undefined, not JSON");
 }
+
+/// A host's value is read as plain JSON: an object keyed by serde_json's private raw-value
+/// token stays that object, as every other member name does (serde_json's own `Value`
+/// reader, with the `raw_value` feature, would take it as raw JSON text and read that).
+#[wasm_bindgen_test]
+fn an_object_keyed_by_serdes_raw_value_token_is_an_object() {
+    for text in [
+        r#"{"$serde_json::private::RawValue":"{\"type\":\"object\"}"}"#,
+        r#"{"$serde_json::private::RawValue":5}"#,
+    ] {
+        let read = json_from_js(&js(text), UndefinedMembers::Refuse)
+            .unwrap_or_else(|why| panic!("{text}: {why}"));
+        // serde_json's reader reads the first as the object `{"type":"object"}` and refuses
+        // the second ("expected raw value").
+        let theirs = serde_json::from_str::<serde_json::Value>(text).ok();
+        assert_ne!(
+            Some(&read),
+            theirs.as_ref(),
+            "serde_json's reader takes the token ({text})"
+        );
+        assert_eq!(read.to_string(), text, "read as an object, as written");
+    }
+}

@@ -416,6 +416,27 @@ fn elicit_params_from_a_value_are_the_derives() {
     }
 }
 
+/// The one difference from the derive: serde_json's private raw-value token. With the
+/// `raw_value` feature the derive reads an object keyed by it as raw JSON text; the hand
+/// reader keeps it as the object it is (params from a JS host now reach `from_value` with
+/// it, as the core's JSON reader gives every member name its plain meaning). Server params
+/// come from serde_json's own text reader, which has taken the token already.
+#[test]
+fn elicit_params_keep_an_object_keyed_by_serdes_raw_value_token() {
+    use mcp_elicit::wire::ElicitRequestParams;
+    use serde_json::json;
+    for schema in [
+        json!({"$serde_json::private::RawValue": "{\"type\":\"object\"}"}),
+        json!({"$serde_json::private::RawValue": 5}),
+    ] {
+        let params = json!({"message": "m", "requestedSchema": schema.clone()});
+        match ElicitRequestParams::from_value(params) {
+            Ok(ElicitRequestParams::Form(form)) => assert_eq!(form.requested_schema, schema),
+            other => panic!("{schema}: {other:?}"),
+        }
+    }
+}
+
 /// The same on random params: objects and arrays whose members are drawn from what each
 /// variant reads and from what it refuses, so both variants, both readings of a struct and
 /// every refusal are met. Native only (proptest).

@@ -110,7 +110,10 @@ impl<'a> Object<'a> {
 }
 
 impl<'a> Json<'a> {
-    /// Reads JSON text, as `serde_json::from_str` would read it into a `Value`.
+    /// Reads JSON text, as `serde_json::from_str` would read it into a `Value` (the same
+    /// tree, or an error in the same words), but for serde_json's private raw-value token:
+    /// with the `raw_value` feature its `Value` reader takes an object keyed by it as raw
+    /// JSON text, where here it is an object like any other.
     // Natively only the tests read text: the JS API (wasm32) is what needs it.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub(crate) fn parse(text: &'a str) -> Result<Json<'a>, serde_json::Error> {
