@@ -1,10 +1,19 @@
+//! # mcp-elicit-host
+//!
 //! The JS host API: `McpClient`, a connection to an MCP server whose elicitations are
 //! shown in an element of the host's page, for hosts and extensions that want the whole
 //! client (both eras, rounds, sessions, sampling, roots) and not just one form
 //! ([`mcp_elicit_web::embed`]).
 //!
+//! It is a crate of its own so that its wasm is one of its own: a `cdylib` exports every
+//! `#[wasm_bindgen]` item of the crates it links, so while `McpClient` lived in
+//! `mcp-elicit-web`, every page that only called `elicit()` loaded the whole client (the
+//! sessions of both eras, the transport, the wire types' serde code): 40% of the wasm.
+//! This crate's wasm has everything `mcp-elicit-web` exports too, so a page that uses
+//! `McpClient` loads this one wasm and nothing else (the npm package's `mcp-elicit/client`).
+//!
 //! ```js
-//! import init, { McpClient } from "./pkg/mcp_elicit_web.js";
+//! import init, { McpClient } from "mcp-elicit/client"; // or "./pkg/mcp_elicit_host.js"
 //! await init();
 //! const client = await McpClient.connect("http://127.0.0.1:8001/mcp", {
 //!   container: document.querySelector("#requests"), // where elicitation cards appear

@@ -108,8 +108,9 @@ def twenty_fields() -> dict[str, Any]:
 
 
 def package(module: str) -> str:
-    """The page's wasm package's exports (its memory), `mcp_elicit_web` (elicit) or
-    `mcp_elicit_host` (McpClient): `init()` again returns the instance the page started."""
+    """A wasm package's exports (its memory) in the page, `mcp_elicit_web` (elicit) or
+    `mcp_elicit_host` (McpClient): `init()` returns the instance the page started, or
+    starts one when the page has not (McpClient on `embed.html`)."""
     return f"""
 const pkg = await import(new URL('./pkg/{module}.js', location.href).href);
 const wasm = await pkg.default();
