@@ -11,8 +11,9 @@
 # style.css (loaded only by a page that wants the default look), and mcp-elicit/inline
 # (the library's wasm again, as base64, for bundlers given no configuration: an
 # alternative to the .wasm file, not an addition).
-# Usage: tests/npm/size-budget.sh <package dir> (run by tests/npm/run.sh on the installed
-# package).
+# Usage: tests/npm/size-budget.sh <package dir> [--json FILE] (run by tests/npm/run.sh on
+# the installed package; scripts/bench takes its figures from FILE: per entry, its files,
+# their gzip -9 sum and the wasm's raw size).
 set -euo pipefail
 
 # The most bytes (gzip -9) each entry's wasm and JS may weigh together. These are the
@@ -30,15 +31,22 @@ set -euo pipefail
 MAX_LIBRARY_GZIP_BYTES=245000
 MAX_CLIENT_GZIP_BYTES=435000
 
-pkg=${1:?usage: tests/npm/size-budget.sh <package dir>}
+pkg=${1:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}
+json_out=""
+if [ "${2:-}" = --json ]; then
+  json_out=${3:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}
+  case "$json_out" in /*) ;; *) json_out="$(pwd)/$json_out" ;; esac
+fi
 cd "$pkg"
 snippets=()
 while IFS= read -r f; do snippets+=("$f"); done < <(find snippets -name '*.js' 2>/dev/null | sort)
 
-# entry <name> <budget> <file>...: prints each file and the total; fails over the budget.
+# entry <name> <budget> <wasm> <file>...: prints each file and the total, adds the entry to
+# the JSON figures; fails over the budget.
 failed=0
+json=""
 entry() {
-  local name=$1 budget=$2 total=0 f raw gz
+  local name=$1 budget=$2 total=0 f raw gz list=""
   shift 2
   for f in "$@"; do
     [ -f "$f" ] || { echo "[size budget] the package lacks $f" >&2; exit 1; }
@@ -46,7 +54,9 @@ entry() {
     gz=$(gzip -9c "$f" | wc -c)
     printf '[size budget] %-18s %8d raw %8d gzip -9  %s\n' "$name" "$raw" "$gz" "$f"
     total=$((total + gz))
+    list="$list\"$f\","
   done
+  json="$json${json:+, }\"$name\": {\"files\": [${list%,}], \"gzip\": $total, \"wasm_raw\": $(stat -c %s "$1")}"
   if [ "$total" -gt "$budget" ]; then
     echo "[size budget] FAIL: \"$name\" loads $total bytes gzip -9 of wasm + JS, over its budget ($budget)" >&2
     failed=1
@@ -58,4 +68,5 @@ entry mcp-elicit "$MAX_LIBRARY_GZIP_BYTES" \
   mcp_elicit_web_bg.wasm mcp_elicit_web.js index.js entry.js "${snippets[@]}"
 entry mcp-elicit/client "$MAX_CLIENT_GZIP_BYTES" \
   mcp_elicit_host_bg.wasm mcp_elicit_host.js client.js entry.js "${snippets[@]}"
+if [ -n "$json_out" ]; then printf '{%s}\n' "$json" >"$json_out"; fi
 exit "$failed"
