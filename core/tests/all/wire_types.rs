@@ -356,11 +356,25 @@ mod never_panic {
     }
 }
 
+/// `case` read by `ElicitRequestParams::from_value` and by the derive
+/// (`serde_json::from_value`): each the params as written (so the order of every member
+/// counts too), or the error's words.
+type Reading = Result<String, String>;
+fn both_readings(case: &serde_json::Value) -> (Reading, Reading) {
+    let written = |p: ElicitRequestParams| serde_json::to_string(&p).unwrap_or_default();
+    let ours = ElicitRequestParams::from_value(case.clone())
+        .map(written)
+        .map_err(|e| e.to_string());
+    let derive = serde_json::from_value::<ElicitRequestParams>(case.clone())
+        .map(written)
+        .map_err(|e| e.to_string());
+    (ours, derive)
+}
+
 /// `ElicitRequestParams::from_value` answers exactly what the derive answers (the same
 /// params, or an error in the same words), whatever the members' order, types or presence.
 #[test]
 fn elicit_params_from_a_value_are_the_derives() {
-    use mcp_elicit::wire::ElicitRequestParams;
     use serde_json::json;
     let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 9007199254740993u64}, "s": {"type": "string", "default": "x"}}, "required": ["n"]});
     let cases = [
@@ -404,14 +418,7 @@ fn elicit_params_from_a_value_are_the_derives() {
         json!(3),
     ];
     for case in cases {
-        // Compared as written, so the order of every member counts too.
-        let written = |p: ElicitRequestParams| serde_json::to_string(&p).unwrap();
-        let ours = ElicitRequestParams::from_value(case.clone())
-            .map(written)
-            .map_err(|e| e.to_string());
-        let derive = serde_json::from_value::<ElicitRequestParams>(case.clone())
-            .map(written)
-            .map_err(|e| e.to_string());
+        let (ours, derive) = both_readings(&case);
         assert_eq!(ours, derive, "{case}");
     }
 }
@@ -423,7 +430,6 @@ fn elicit_params_from_a_value_are_the_derives() {
 /// come from serde_json's own text reader, which has taken the token already.
 #[test]
 fn elicit_params_keep_an_object_keyed_by_serdes_raw_value_token() {
-    use mcp_elicit::wire::ElicitRequestParams;
     use serde_json::json;
     for schema in [
         json!({"$serde_json::private::RawValue": "{\"type\":\"object\"}"}),
@@ -442,7 +448,6 @@ fn elicit_params_keep_an_object_keyed_by_serdes_raw_value_token() {
 /// every refusal are met. Native only (proptest).
 #[cfg(not(target_arch = "wasm32"))]
 mod elicit_params_props {
-    use mcp_elicit::wire::ElicitRequestParams;
     use proptest::prelude::*;
     use serde_json::{json, Map, Value};
 
@@ -529,13 +534,7 @@ mod elicit_params_props {
 
         #[test]
         fn from_value_is_the_derive(case in params()) {
-            let written = |p: ElicitRequestParams| serde_json::to_string(&p).unwrap_or_default();
-            let ours = ElicitRequestParams::from_value(case.clone())
-                .map(written)
-                .map_err(|e| e.to_string());
-            let derive = serde_json::from_value::<ElicitRequestParams>(case.clone())
-                .map(written)
-                .map_err(|e| e.to_string());
+            let (ours, derive) = super::both_readings(&case);
             prop_assert_eq!(ours, derive, "{}", case);
         }
     }
