@@ -23,7 +23,7 @@
 //! The URL is parsed by the WHATWG URL Standard: natively by the `url` crate, and in wasm by
 //! the JS engine's own `URL` (the parser of the browser that will open the link; it saves
 //! the package the `url` and `idna` crates and their Unicode tables). The punycode labels
-//! of the parsed host are shown in Unicode by [`punycode_decode`] on both.
+//! of the parsed host are shown in Unicode by `punycode_decode` on both.
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 

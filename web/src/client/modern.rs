@@ -142,7 +142,7 @@ impl ModernSession {
     }
 
     /// The same session with every bound on the server's silence (see
-    /// [`SERVER_SILENCE_LIMIT_MS`]) set to `ms`: for tests, which cannot wait minutes for
+    /// `SERVER_SILENCE_LIMIT_MS`) set to `ms`: for tests, which cannot wait minutes for
     /// a server that never answers.
     pub fn with_silence_limit(mut self, ms: u32) -> Self {
         let all = Limits {

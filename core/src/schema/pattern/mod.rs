@@ -1,7 +1,7 @@
 //! A field's `pattern`: an ECMA-262 regular expression with the `u` flag, as JSON Schema
 //! says, checked here in bounded time. `docs/patterns.md` says why the engine is this one.
 //!
-//! - **Syntax**: ECMA-262 `u` mode ([`parse`]): lookahead and lookbehind, back-references,
+//! - **Syntax**: ECMA-262 `u` mode (`parse`): lookahead and lookbehind, back-references,
 //!   named groups, `\p{…}`, and `.`, `\d`, `\w`, `\s`, `\b`, `^`, `$` with ECMA-262's
 //!   meanings. Four Python constructs that are errors in ECMA-262 are read as Python means
 //!   them: `(?P<n>…)`, `(?P=n)`, `\A`, `\Z`.
