@@ -1,7 +1,8 @@
 // mcp-elicit/inline: the package with its .wasm inside this module (as base64), so it loads
 // in any bundler with no configuration and no file to copy or serve. It costs about a third
 // more bytes than the .wasm file (less once gzipped); the plain "mcp-elicit" entry fetches
-// the .wasm instead. scripts/build-npm writes `const WASM_BASE64` above this text.
+// the .wasm instead. scripts/build-npm writes `const WASM_BASE64` above this text, and
+// makes mcp-elicit/client/inline from this file too (its entry module and .wasm instead).
 import init from "./index.js";
 
 export * from "./index.js";

@@ -117,6 +117,19 @@ try {
     "mcp-elicit/inline works from an esbuild bundle made with no options",
   );
   check(pageErrors.length === 0, `no page errors on the inline page${pageErrors.length ? ": " + pageErrors.join(" | ") : ""}`);
+
+  // mcp-elicit/client/inline, the same way: McpClient runs (and refuses a server that is
+  // not there in words), and the library's elicit answers.
+  await page.goto(`${url}client-inline.html`);
+  await page.locator("#slot").getByRole("button", { name: "Decline" }).click();
+  await page.locator("#result").filter({ hasText: "answer" }).waitFor();
+  const clientInline = JSON.parse(await page.locator("#result").textContent());
+  check(
+    typeof clientInline.connect === "string" && clientInline.connect !== "connected" &&
+      clientInline.connect.length > 0 && !clientInline.connect.includes("before init()") &&
+      JSON.stringify(clientInline.answer) === '{"action":"decline"}',
+    `mcp-elicit/client/inline works from an esbuild bundle made with no options: ${JSON.stringify(clientInline)}`,
+  );
 } catch (e) {
   failures.push(String(e));
   console.log(`FAIL ${e}`);

@@ -26,6 +26,7 @@ cp "$here/app/package.json" "$here/app/package-lock.json" "$here/app/index.html"
   "$here/app/main.js" "$here/app/types.ts" "$here/app/tsconfig.json" \
   "$here/app/sdk.html" "$here/app/sdk.js" "$here/app/sdk-types.ts" "$here/app/tsconfig.sdk.json" \
   "$here/app/inline.html" "$here/app/inline.js" "$here/app/client.html" "$here/app/client.js" \
+  "$here/app/client-inline.html" "$here/app/client-inline.js" \
   "$here/drive.mjs" "$here/drive-sdk.mjs" "$here/serve.mjs" "$app/"
 cd "$app"
 
@@ -38,6 +39,7 @@ npm install --no-save --no-audit --no-fund --loglevel=error "$tarball"
 # What was installed is the package, not the repository: the library's files only.
 pkgdir=node_modules/mcp-elicit
 for f in package.json index.js index.d.ts entry.js client.js client.d.ts inline.js inline.d.ts \
+  client-inline.js client-inline.d.ts \
   mcp_elicit_web.js mcp_elicit_web_bg.wasm mcp_elicit_host.js mcp_elicit_host_bg.wasm \
   style.css README.md CHANGELOG.md; do
   [ -f "$pkgdir/$f" ] || { echo "[npm test] the package lacks $f" >&2; exit 1; }
@@ -56,7 +58,7 @@ npm run --silent typecheck
 echo "[npm test] esbuild"
 npm run --silent build
 ls -l dist
-echo "[npm test] esbuild, no options: mcp-elicit/inline"
+echo "[npm test] esbuild, no options: mcp-elicit/inline and mcp-elicit/client/inline"
 npm run --silent build:inline
 ls -l dist-inline
 

@@ -21,6 +21,7 @@ import initClient, {
   type ElicitResult as ClientElicitResult,
 } from "mcp-elicit/client";
 import initInline, { elicit as elicitInline } from "mcp-elicit/inline";
+import initClientInline, { McpClient as InlineMcpClient } from "mcp-elicit/client/inline";
 import * as library from "mcp-elicit";
 
 // @ts-expect-error McpClient is the entry mcp-elicit/client's, not the library's
@@ -50,6 +51,10 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
   await initInline();
   // @ts-expect-error the inline init takes no argument
   await initInline({ module_or_path: "x.wasm" });
+  await initClientInline();
+  // @ts-expect-error the inline init takes no argument
+  await initClientInline({ module_or_path: "x.wasm" });
+  await InlineMcpClient.connect("https://mcp.example/mcp", { container: slot });
   await elicitInline(slot, { message: "m", requestedSchema: { type: "object", properties: {} } });
 
   defineElements();
