@@ -1,5 +1,5 @@
 // Types of the entry `mcp-elicit/client` (client.js): McpClient, and the exports of
-// `mcp-elicit` but elicitationHandler, over the wasm that has the client
+// `mcp-elicit`, over the wasm that has the client
 // (mcp_elicit_host.js, whose McpClient class is wasm-bindgen's, from the Rust crate's
 // annotations).
 
@@ -26,6 +26,12 @@ export type {
   McpElicitationElement,
   McpElicitationEventMap,
   ElicitContent,
+  ElicitationHandlerResult,
+  SdkClientLike,
+  ElicitationHandlerOptions,
+  SdkElicitRequest,
+  SdkElicitationComplete,
+  ElicitationHandler,
 } from "./index.js";
 export {
   elicit,
@@ -35,6 +41,7 @@ export {
   compileSchema,
   validateContent,
   compileValidator,
+  elicitationHandler,
 } from "./index.js";
 export type { InitInput, InitOutput, SyncInitInput } from "./mcp_elicit_host.js";
 

@@ -1,11 +1,11 @@
 // The entry "mcp-elicit/client": McpClient, a whole MCP client connection whose
-// elicitations show as cards, with every export of "mcp-elicit" but elicitationHandler
-// (which serves the TypeScript SDK's client instead). Its wasm (mcp_elicit_host_bg.wasm) has
-// the library and the client's sessions, transport and wire types; "mcp-elicit" loads the
-// library's alone. A page imports one of the two: each has its own wasm instance, so an
-// elicitation shown through one is not known to the other.
+// elicitations show as cards, with every export of "mcp-elicit". Its wasm
+// (mcp_elicit_host_bg.wasm) has the library and the client's sessions, transport and wire
+// types; "mcp-elicit" loads the library's alone. A page imports one of the two: each has
+// its own wasm instance, so an elicitation shown through one is not known to the other.
 import wasmInit, * as wasm from "./mcp_elicit_host.js";
 import { guardedEntry } from "./entry.js";
+import { handlerFor } from "./handler.js";
 
 const api = guardedEntry(wasmInit, wasm, "mcp_elicit_host_bg.wasm");
 
@@ -20,6 +20,9 @@ export const {
   validateContent,
   compileValidator,
 } = api;
+
+/** The TypeScript SDK adapter (handler.js), over this entry's wasm. */
+export const elicitationHandler = handlerFor(api);
 
 /**
  * wasm-bindgen's McpClient class itself (so `instanceof` and its methods are unchanged),

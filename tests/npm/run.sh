@@ -38,7 +38,7 @@ npm install --no-save --no-audit --no-fund --loglevel=error "$tarball"
 
 # What was installed is the package, not the repository: the library's files only.
 pkgdir=node_modules/mcp-elicit
-for f in package.json index.js index.d.ts entry.js client.js client.d.ts inline.js inline.d.ts \
+for f in package.json index.js index.d.ts entry.js handler.js client.js client.d.ts inline.js inline.d.ts \
   client-inline.js client-inline.d.ts \
   mcp_elicit_web.js mcp_elicit_web_bg.wasm mcp_elicit_host.js mcp_elicit_host_bg.wasm \
   style.css README.md CHANGELOG.md; do

@@ -17,6 +17,20 @@ try {
 }
 
 await init({ module_or_path: new URL(wasmUrl, import.meta.url) });
+// elicitationHandler from this entry: a card over this entry's wasm, cancelled by dispose().
+{
+  const slot = document.createElement("div");
+  document.body.append(slot);
+  const handler = mce.elicitationHandler({ container: slot, serverName: "Local", serverHost: "local.example" });
+  checks.handlerCapabilities = handler.capabilities;
+  const request = { method: "elicitation/create", params: { message: "From the client entry", requestedSchema: { type: "object", properties: {} } } };
+  const answer = handler.handleRequest(request, {});
+  await new Promise((r) => setTimeout(r, 0));
+  checks.handlerCard = slot.querySelector("[data-elicitation]")?.textContent ?? null;
+  handler.dispose();
+  checks.handlerAnswer = await answer;
+  slot.remove();
+}
 window.clientChecks = checks;
 
 let client;

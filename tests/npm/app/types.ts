@@ -16,6 +16,8 @@ import init, {
 import initClient, {
   McpClient,
   elicit as elicitFromClient,
+  elicitationHandler as clientHandler,
+  type ElicitationHandler as ClientElicitationHandler,
   initSync as initClientSync,
   type McpClientOptions,
   type ElicitResult as ClientElicitResult,
@@ -86,6 +88,10 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
   initClientSync({ module: bytes });
   const fromClient: ClientElicitResult = await elicitFromClient(slot, { message: "m", requestedSchema: {} });
   void fromClient;
+  const handler: ClientElicitationHandler = clientHandler({ container: slot, serverUrl: "https://mcp.example/mcp" });
+  // @ts-expect-error the container is an element
+  clientHandler({ container: "slot" });
+  void handler;
   const options: McpClientOptions = { container: slot, protocol: "auto", maxRounds: 3 };
   const client = await McpClient.connect("https://mcp.example/mcp", options);
   if (client instanceof McpClient) {
