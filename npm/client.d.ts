@@ -3,46 +3,9 @@
 // (mcp_elicit_host.js, whose McpClient class is wasm-bindgen's, from the Rust crate's
 // annotations).
 
-export type {
-  JsonValue,
-  EnumOption,
-  StringField,
-  NumberField,
-  BooleanField,
-  SelectField,
-  MultiSelectField,
-  Field,
-  FormSpec,
-  ErrorCode,
-  FieldError,
-  ValidationResult,
-  SchemaError,
-  ContentValidator,
-  FormElicitParams,
-  UrlElicitParams,
-  ElicitParams,
-  ElicitOptions,
-  ElicitResult,
-  McpElicitationElement,
-  McpElicitationEventMap,
-  ElicitContent,
-  ElicitationHandlerResult,
-  SdkClientLike,
-  ElicitationHandlerOptions,
-  SdkElicitRequest,
-  SdkElicitationComplete,
-  ElicitationHandler,
-} from "./index.js";
-export {
-  elicit,
-  completeElicitation,
-  releaseElicitation,
-  defineElements,
-  compileSchema,
-  validateContent,
-  compileValidator,
-  elicitationHandler,
-} from "./index.js";
+// Everything "mcp-elicit" exports (its values and types); `init`, `initSync` and the init
+// types below are this entry's own and take precedence over the library's.
+export * from "./index.js";
 export type { InitInput, InitOutput, SyncInitInput } from "./mcp_elicit_host.js";
 
 import type { ElicitParams, ElicitResult, JsonValue } from "./index.js";

@@ -85,7 +85,11 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
 
   // mcp-elicit/client: its own init, the same elicit, and McpClient.
   await initClient({ module_or_path: new URL("mcp_elicit_host_bg.wasm", import.meta.url) });
-  initClientSync({ module: bytes });
+  // The client entry's init answers its own wasm's exports, not the library's.
+  const clientExports = initClientSync({ module: bytes });
+  void clientExports.mcpclient_connect;
+  // @ts-expect-error the library's wasm has no McpClient
+  void initSync({ module: bytes }).mcpclient_connect;
   const fromClient: ClientElicitResult = await elicitFromClient(slot, { message: "m", requestedSchema: {} });
   void fromClient;
   const handler: ClientElicitationHandler = clientHandler({ container: slot, serverUrl: "https://mcp.example/mcp" });
