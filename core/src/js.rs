@@ -6,13 +6,14 @@
 //! since either kills the page. [`json_from_js`] is that crossing, shared with the web
 //! crate's host APIs.
 //!
-//! Values cross as JSON text both ways, the fewest crossings there can be: the host's value
-//! is written by the engine's `JSON.stringify` (after a strict check, `js_strict_json.js`),
-//! copied into wasm memory once (`takeText`: a long text by the engine's `TextEncoder`) and
-//! read into a light tree ([`Json`]); results go back as serde_json text and one
-//! `JSON.parse`, so callers get plain objects and arrays (not `Map`s) and can
-//! `JSON.stringify` them. Accepted content is not written again at
-//! all: it is the host's own text, parsed once more by the engine.
+//! A host's value crosses in one call into the engine and one copy into wasm memory
+//! ([`Crossing`]): written by a walk in JS into a compact encoding (`encodeJson` in
+//! `js_strict_json.js`) and read into a light tree ([`Json`]). A value that walk is not sure
+//! of (anything but plain JSON data) goes as JSON text instead: checked strictly, written by
+//! the engine's `JSON.stringify` and read by [`Json::parse`]. Results go back as serde_json
+//! text and one `JSON.parse`, so callers get plain objects and arrays (not `Map`s) and can
+//! `JSON.stringify` them. Accepted content is not written again at all: it is the copy the
+//! walk made of the host's value (or the host's own text, parsed once more).
 //!
 //! `compileValidator` keeps a compiled schema in wasm memory for repeated validation, so
 //! each `validate` crosses only the content.
@@ -151,13 +152,10 @@ fn validate_js(spec: &FormSpec, content: &JsValue) -> Result<JsValue, JsValue> {
             format!("The answer is not JSON: {why}."),
         )]))
     };
-    let text = match text_from_js(content, UndefinedMembers::Refuse, Keep::ForAccepted) {
-        Ok(texts) => texts,
-        Err(why) => return refused(why),
-    };
-    let json = match Json::parse(&text) {
+    let mut crossing = Crossing::default();
+    let json = match crossing.read(content, UndefinedMembers::Refuse, Keep::ForAccepted) {
         Ok(json) => json,
-        Err(e) => return refused(unreadable(&e)),
+        Err(why) => return refused(why),
     };
     match check_content(spec, &json) {
         // The engine reads back what it wrote; should it ever throw, that is thrown here.
@@ -173,8 +171,10 @@ fn compile_js(schema: &JsValue, purpose: Purpose) -> Result<FormSpec, JsValue> {
             message: format!("The requested schema is not JSON: {why}."),
         })
     };
-    let text = text_from_js(schema, UndefinedMembers::Refuse, Keep::No).map_err(not_json)?;
-    let json = Json::parse(&text).map_err(|e| not_json(unreadable(&e)))?;
+    let mut crossing = Crossing::default();
+    let json = crossing
+        .read(schema, UndefinedMembers::Refuse, Keep::No)
+        .map_err(not_json)?;
     compile_json(&json, purpose).map_err(|e| schema_error(&e))
 }
 
@@ -209,10 +209,79 @@ pub enum UndefinedMembers {
 /// crossing per key and value (measured with `scripts/bench`: several times slower on a
 /// typical schema).
 pub fn json_from_js(value: &JsValue, undefined: UndefinedMembers) -> Result<Value, String> {
-    let text = text_from_js(value, undefined, Keep::No)?;
-    Json::parse(&text)
+    let mut crossing = Crossing::default();
+    crossing
+        .read(value, undefined, Keep::No)
         .map(|json| json.to_value())
-        .map_err(|e| unreadable(&e))
+}
+
+/// Where a host's value lands in wasm: the snippet's compact encoding of it (`encodeJson`,
+/// read by [`Json::from_bytes`]), or, for a value the snippet is not sure of, its JSON text
+/// (`strictJson`, read by [`Json::parse`]). The tree read from it borrows its strings.
+///
+/// The encoding is the fast way: no JSON text is written in JS or read in wasm, and
+/// nothing is walked twice. The text way decides everything else, so what is refused, and
+/// in which words, is the same either way.
+#[derive(Default)]
+struct Crossing {
+    bytes: Vec<u8>,
+    text: String,
+}
+
+impl Crossing {
+    fn read(
+        &mut self,
+        value: &JsValue,
+        undefined: UndefinedMembers,
+        keep: Keep,
+    ) -> Result<Json<'_>, String> {
+        let Crossing { bytes, text } = self;
+        if let Some(encoded) = encoded_from_js(value, undefined, keep) {
+            *bytes = encoded;
+            // The snippet writes nothing the reader declines; were it to, the text way decides.
+            if let Some(json) = Json::from_bytes(bytes) {
+                return Ok(json);
+            }
+        }
+        *text = text_from_js(value, undefined, keep)?;
+        Json::parse(text).map_err(|e| unreadable(&e))
+    }
+}
+
+/// The snippet's encoding of a host's value copied into wasm, or `None` when the snippet
+/// leaves the value to the text way.
+fn encoded_from_js(value: &JsValue, undefined: UndefinedMembers, keep: Keep) -> Option<Vec<u8>> {
+    let len = encode_json(
+        value,
+        undefined == UndefinedMembers::Omit,
+        keep == Keep::ForAccepted,
+    );
+    if len < 0.0 {
+        return None;
+    }
+    // The snippet copies exactly `len` bytes into the vector's own bytes, and nothing
+    // allocates meanwhile.
+    let mut bytes = vec![0; len as usize];
+    WASM_MEMORY.with(|memory| take_bytes(memory, bytes.as_mut_ptr() as u32));
+    Some(bytes)
+}
+
+/// Each way across on its own, for tests that hold them to each other: the value read from
+/// the snippet's encoding (`None` when the snippet leaves it to the text way, or the reader
+/// declines it), and the value read from its JSON text (or why not).
+#[doc(hidden)]
+pub fn json_from_js_each_way(
+    value: &JsValue,
+    undefined: UndefinedMembers,
+) -> (Option<Value>, Result<Value, String>) {
+    let encoded = encoded_from_js(value, undefined, Keep::No)
+        .and_then(|bytes| Json::from_bytes(&bytes).map(|json| json.to_value()));
+    let text = text_from_js(value, undefined, Keep::No).and_then(|text| {
+        Json::parse(&text)
+            .map(|json| json.to_value())
+            .map_err(|e| unreadable(&e))
+    });
+    (encoded, text)
 }
 
 /// Whether the snippet keeps the text it wrote for [`accepted`].
@@ -297,6 +366,16 @@ fn unreadable(e: &serde_json::Error) -> String {
 // would throw EvalError there. wasm-bindgen copies it into the package's `snippets/`.
 #[wasm_bindgen(module = "/src/js_strict_json.js")]
 extern "C" {
+    /// Writes the value in the snippet's compact encoding, kept there for [`take_bytes`]:
+    /// its length in bytes, or -1 when the value is to go by [`strict_json`]; never throws.
+    /// With `keep`, the snippet also keeps the value as JSON reads back for [`accepted`].
+    #[wasm_bindgen(js_name = encodeJson)]
+    fn encode_json(value: &JsValue, omit_undefined_members: bool, keep: bool) -> f64;
+
+    /// Copies the encoding the last `encodeJson` wrote into `memory` at `ptr`.
+    #[wasm_bindgen(js_name = takeBytes)]
+    fn take_bytes(memory: &JsValue, ptr: u32);
+
     /// Checks the value and writes it as JSON text kept in the snippet: its length in UTF-16
     /// units, or -1 when it is not JSON ([`refusal`] says why); never throws. With `keep`,
     /// the snippet also keeps the text for [`accepted`].
@@ -314,8 +393,8 @@ extern "C" {
     #[wasm_bindgen(js_name = textLeft)]
     fn text_left() -> u32;
 
-    /// `{ok: true, content: JSON.parse(text)}`, `text` being what the last `strictJson` with
-    /// `keep` wrote.
+    /// `{ok: true, content}`: the content as the last `encodeJson` with `keep` read it back,
+    /// or `JSON.parse` of what the last `strictJson` with `keep` wrote.
     #[wasm_bindgen(catch)]
     fn accepted() -> Result<JsValue, JsValue>;
 }

@@ -1,6 +1,7 @@
-// The one crossing of a JS host's value into Rust (see `json_from_js` in js.rs): the value
-// as JSON text written into wasm memory, or the words saying why it is not JSON. Nothing
-// here throws, so no host value can throw through Rust frames.
+// The one crossing of a JS host's value into Rust (see `Crossing` in js.rs): the value in a
+// compact encoding (`encodeJson`, the fast way for plain JSON data), else as JSON text
+// (`strictJson`), or the words saying why it is not JSON. Nothing here throws, so no host
+// value can throw through Rust frames.
 //
 // A static module that wasm-bindgen copies into the package's `snippets/`: no `eval` or
 // `new Function`, which a strict Content-Security-Policy (browser extensions) forbids.
@@ -51,6 +52,7 @@ function describe(thrown) {
  */
 export function strictJson(value, omitUndefinedMembers, keep) {
   kept = undefined;
+  keptValue = undefined;
   pending = "";
   pendingAt = 0;
   try {
@@ -72,6 +74,242 @@ export function strictJson(value, omitUndefinedMembers, keep) {
   }
   pending = text;
   return text.length;
+}
+
+// The fast way across: the value written straight into a compact encoding that wasm reads
+// into its tree (`core/src/schema/json/bytes.rs`), with no JSON text on either side. It
+// takes only what it is sure JSON.stringify writes the same way (plain objects and arrays,
+// strings without lone surrogates, numbers whose JSON text is not in doubt, booleans,
+// null), and gives up on anything else: a refusal, a toJSON, a class instance, a boxed
+// primitive, a getter or Proxy trap that throws, more than MAX_DEPTH levels. The value then
+// goes by `strictJson`, the text way, so what is refused and in which words is that way's.
+//
+// The encoding, every count and length a u32 and every number little-endian:
+//   0 null · 1 false · 2 true · 3 an int32 (4 bytes) · 4 any other number (an f64, 8 bytes)
+//   5 a string: its UTF-8 length, then its UTF-8
+//   6 an array: its length, then its elements
+//   7 an object: its member count, then per member its key (UTF-8 length, UTF-8), its value
+const NULL = 0;
+const FALSE = 1;
+const TRUE = 2;
+const INT = 3;
+const FLOAT = 4;
+const STRING = 5;
+const ARRAY = 6;
+const OBJECT = 7;
+
+/** What `encode` throws to give up (a value the text way is to take). */
+const GIVE_UP = Symbol("give up");
+
+/** The encoding being written, and how much of it is. Kept at most SCRATCH_KEPT bytes between calls. */
+const SCRATCH_KEPT = 1 << 16;
+let scratch = new Uint8Array(4096);
+let scratchView = new DataView(scratch.buffer);
+let used = 0;
+
+/** Makes room for `more` bytes after `used`. */
+function room(more) {
+  const need = used + more;
+  if (need > scratch.length) {
+    const grown = new Uint8Array(Math.max(need, scratch.length * 2));
+    grown.set(scratch.subarray(0, used));
+    scratch = grown;
+    scratchView = new DataView(grown.buffer);
+  }
+}
+
+function u32At(at, n) {
+  scratch[at] = n & 0xff;
+  scratch[at + 1] = (n >>> 8) & 0xff;
+  scratch[at + 2] = (n >>> 16) & 0xff;
+  scratch[at + 3] = n >>> 24;
+}
+
+/**
+ * Beyond this many UTF-16 units a string goes by TextEncoder (after `isWellFormed`), below by
+ * the loop: the same trade as SHORT_TEXT, per string.
+ */
+const LONG_STRING = inNode() ? 64 : 512;
+const wellFormed = typeof String.prototype.isWellFormed === "function";
+
+/** Writes `s`'s UTF-8 length and its UTF-8; gives up on a lone surrogate. */
+function writeString(s) {
+  const len = s.length;
+  room(len * 3 + 4);
+  const at = used;
+  let j = at + 4;
+  if (len > LONG_STRING && wellFormed) {
+    if (!s.isWellFormed()) {
+      throw GIVE_UP;
+    }
+    j += encoder.encodeInto(s, scratch.subarray(j)).written;
+  } else {
+    const out = scratch;
+    for (let i = 0; i < len; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) {
+        out[j++] = c;
+      } else if (c < 0x800) {
+        out[j++] = 0xc0 | (c >> 6);
+        out[j++] = 0x80 | (c & 0x3f);
+      } else if (c < 0xd800 || c > 0xdfff) {
+        out[j++] = 0xe0 | (c >> 12);
+        out[j++] = 0x80 | ((c >> 6) & 0x3f);
+        out[j++] = 0x80 | (c & 0x3f);
+      } else {
+        const low = s.charCodeAt(i + 1);
+        if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) {
+          throw GIVE_UP;
+        }
+        i++;
+        c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+        out[j++] = 0xf0 | (c >> 18);
+        out[j++] = 0x80 | ((c >> 12) & 0x3f);
+        out[j++] = 0x80 | ((c >> 6) & 0x3f);
+        out[j++] = 0x80 | (c & 0x3f);
+      }
+    }
+  }
+  u32At(at, j - at - 4);
+  used = j;
+}
+
+/** 2^53: from here to 1e21 JSON.stringify writes a whole number's shortest digits padded with zeros. */
+const EXACT = 2 ** 53;
+
+/**
+ * Writes `v`, `depth` levels down; answers the value as JSON.parse would read its text back
+ * when `copy`, else undefined. Throws GIVE_UP (or whatever a getter or trap threw) for
+ * anything it is not sure of.
+ */
+function encode(v, depth, copy, omit) {
+  switch (typeof v) {
+    case "string":
+      room(1);
+      scratch[used++] = STRING;
+      writeString(v);
+      return v;
+    case "boolean":
+      room(1);
+      scratch[used++] = v ? TRUE : FALSE;
+      return v;
+    case "number":
+      room(9);
+      if ((v | 0) === v) {
+        scratch[used] = INT;
+        scratchView.setInt32(used + 1, v, true);
+        used += 5;
+        return v + 0; // -0 is written 0
+      }
+      if (!Number.isFinite(v)) {
+        scratch[used++] = NULL;
+        return null;
+      }
+      if (Number.isInteger(v) && Math.abs(v) >= EXACT && Math.abs(v) < 1e21) {
+        throw GIVE_UP;
+      }
+      scratch[used] = FLOAT;
+      scratchView.setFloat64(used + 1, v, true);
+      used += 9;
+      return v;
+    case "object":
+      break;
+    default:
+      throw GIVE_UP;
+  }
+  if (v === null) {
+    room(1);
+    scratch[used++] = NULL;
+    return null;
+  }
+  if (depth >= MAX_DEPTH || typeof v.toJSON === "function") {
+    throw GIVE_UP;
+  }
+  room(5);
+  const at = used;
+  if (Array.isArray(v)) {
+    const length = v.length;
+    scratch[at] = ARRAY;
+    u32At(at + 1, length);
+    used += 5;
+    const out = copy ? [] : undefined;
+    for (let i = 0; i < length; i++) {
+      // An undefined element (or hole) gives up: the text way refuses it.
+      const item = encode(v[i], depth + 1, copy, omit);
+      if (copy) {
+        out.push(item);
+      }
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if ((proto !== Object.prototype && proto !== null) || (proto === null && JSON.isRawJSON?.(v))) {
+    throw GIVE_UP;
+  }
+  scratch[at] = OBJECT;
+  used += 5;
+  const out = copy ? {} : undefined;
+  let count = 0;
+  for (const key of Object.keys(v)) {
+    const member = v[key];
+    if (member === undefined && omit) {
+      continue;
+    }
+    if (copy && key === "__proto__") {
+      throw GIVE_UP;
+    }
+    writeString(key);
+    const item = encode(member, depth + 1, copy, omit);
+    if (copy) {
+      out[key] = item;
+    }
+    count++;
+  }
+  u32At(at + 1, count);
+  return out;
+}
+
+/**
+ * Writes `value` in the encoding above, kept for `takeBytes`: answers its length in bytes,
+ * or -1 when the value is to go by `strictJson` (which then says whether it is JSON at all).
+ * With `keep`, the value as JSON would read back is kept for `accepted`. Never throws.
+ */
+export function encodeJson(value, omitUndefinedMembers, keep) {
+  kept = undefined;
+  keptValue = undefined;
+  used = 0;
+  try {
+    const copy = encode(value, 0, keep === true, omitUndefinedMembers === true);
+    if (keep === true) {
+      keptValue = copy;
+    }
+  } catch {
+    used = 0;
+    return -1;
+  }
+  return used;
+}
+
+/**
+ * Copies the encoding `encodeJson` wrote into `memory` at `ptr` (where wasm has made room
+ * for all of it), and lets go of a scratch buffer grown past SCRATCH_KEPT.
+ */
+export function takeBytes(memory, ptr) {
+  if (bytes === null || bytes.buffer !== memory.buffer) {
+    bytes = new Uint8Array(memory.buffer);
+  }
+  if (used <= 64) {
+    for (let i = 0; i < used; i++) {
+      bytes[ptr + i] = scratch[i];
+    }
+  } else {
+    bytes.set(scratch.subarray(0, used), ptr);
+  }
+  used = 0;
+  if (scratch.length > SCRATCH_KEPT) {
+    scratch = new Uint8Array(4096);
+    scratchView = new DataView(scratch.buffer);
+  }
 }
 
 /** The text `strictJson` wrote, not yet taken, and how much of it (UTF-16 units) was. */
@@ -167,11 +405,18 @@ export function textLeft() {
  * wasm once and is not sent back out. Held until the next call (at most one value's text).
  */
 let kept;
+/** The value of the last `encodeJson(value, _, true)` as JSON.parse would read it back, for `accepted`. */
+let keptValue;
 
 /** What `validateContent` answers for accepted content: the content as written, read anew. */
 export function accepted() {
   const text = kept;
+  const value = keptValue;
   kept = undefined;
+  keptValue = undefined;
+  if (value !== undefined) {
+    return { ok: true, content: value };
+  }
   if (typeof text !== "string") {
     throw new TypeError("no content was written");
   }

@@ -18,6 +18,7 @@ mod driver_modern;
 mod hostile_wasm;
 mod js_api_wasm;
 mod js_boundary_wasm;
+mod js_crossing_wasm;
 mod patterns_table;
 mod patterns_wasm;
 mod props_never_panic;

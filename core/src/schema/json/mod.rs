@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod bytes;
 mod read;
 
 /// A JSON value whose strings may borrow from the text or `Value` it was read from.
@@ -121,6 +122,13 @@ impl<'a> Json<'a> {
             Some(json) => Ok(json),
             None => serde_json::from_str(text),
         }
+    }
+
+    /// Reads the encoding the JS API's snippet writes (see [`bytes`]), or `None` when the
+    /// bytes are not one whole value in it.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn from_bytes(bytes: &'a [u8]) -> Option<Json<'a>> {
+        bytes::read(bytes)
     }
 
     /// `value`, borrowing its strings.

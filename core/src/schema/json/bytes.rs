@@ -1,0 +1,190 @@
+//! A reader of the compact encoding that the JS API's snippet writes for a host's value
+//! (`encodeJson` in `core/src/js_strict_json.js`, which documents the layout): the value
+//! crosses into wasm without being written as JSON text and read back.
+//!
+//! The snippet writes only values whose JSON text is not in doubt, so the tree is the one
+//! [`Json::parse`] would make of `JSON.stringify`'s text, but for one thing: a number that
+//! is not a whole one is the host's own `f64`, where serde_json (without its
+//! `float_roundtrip` feature) may read the shortest decimal text of a 17-digit number one
+//! unit in the last place away.
+//!
+//! Anything malformed (which the snippet does not write) makes the reader decline, and the
+//! caller then takes the text way. Nothing here trusts a count or a length: each is checked
+//! against the bytes left, and nesting is bounded.
+
+use super::{Json, Object};
+use serde_json::Number;
+use std::borrow::Cow;
+
+/// The snippet gives up deeper than 100 levels; this bounds the reader's own recursion.
+const MAX_DEPTH: usize = 101;
+
+/// 2^53: below it every whole `f64` is written by `JSON.stringify` as its exact digits.
+const EXACT: f64 = 9_007_199_254_740_992.0;
+
+/// The tree of `bytes`, or `None` when they are not one whole value in the encoding.
+pub(super) fn read(bytes: &[u8]) -> Option<Json<'_>> {
+    let mut r = Reader(bytes);
+    let value = r.value(0)?;
+    r.0.is_empty().then_some(value)
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (head, rest) = self.0.split_first_chunk::<N>()?;
+        self.0 = rest;
+        Some(*head)
+    }
+
+    fn u32(&mut self) -> Option<usize> {
+        usize::try_from(u32::from_le_bytes(self.take()?)).ok()
+    }
+
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        let len = self.u32()?;
+        if len > self.0.len() {
+            return None;
+        }
+        let (text, rest) = self.0.split_at(len);
+        self.0 = rest;
+        std::str::from_utf8(text).ok().map(Cow::Borrowed)
+    }
+
+    /// Room for `count` items, at most one per byte left (each takes one at least).
+    fn capacity(&self, count: usize) -> usize {
+        count.min(self.0.len())
+    }
+
+    fn value(&mut self, depth: usize) -> Option<Json<'a>> {
+        let [tag] = self.take()?;
+        Some(match tag {
+            0 => Json::Null,
+            1 => Json::Bool(false),
+            2 => Json::Bool(true),
+            3 => Json::Number(whole(i64::from(i32::from_le_bytes(self.take()?)))),
+            4 => Json::Number(number(f64::from_le_bytes(self.take()?))?),
+            5 => Json::String(self.string()?),
+            6 | 7 if depth >= MAX_DEPTH => return None,
+            6 => {
+                let count = self.u32()?;
+                let mut items = Vec::with_capacity(self.capacity(count));
+                for _ in 0..count {
+                    items.push(self.value(depth + 1)?);
+                }
+                Json::Array(items)
+            }
+            7 => {
+                let count = self.u32()?;
+                let mut members = Vec::with_capacity(self.capacity(count));
+                for _ in 0..count {
+                    let key = self.string()?;
+                    members.push((key, self.value(depth + 1)?));
+                }
+                Json::Object(Object::from_members(members))
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// A whole number as serde_json reads its digits: zero and up as a `u64`, else an `i64`.
+fn whole(n: i64) -> Number {
+    match u64::try_from(n) {
+        Ok(n) => n.into(),
+        Err(_) => n.into(),
+    }
+}
+
+/// An `f64` as serde_json reads the text `JSON.stringify` writes for it: a whole number
+/// below 2^53 is written as its digits (a whole number), anything else as a float.
+fn number(x: f64) -> Option<Number> {
+    if x.fract() == 0.0 && x.abs() < EXACT {
+        // In range and whole, so the conversion is exact.
+        return Some(whole(x as i64));
+    }
+    Number::from_f64(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn string(out: &mut Vec<u8>, s: &str) {
+        out.extend((s.len() as u32).to_le_bytes());
+        out.extend(s.as_bytes());
+    }
+
+    #[test]
+    fn reads_what_the_snippet_writes() {
+        // {"a":[null,false,true,-7,2.5,3000000000,"é"],"b":{}}
+        let mut b = vec![7, 2, 0, 0, 0];
+        string(&mut b, "a");
+        b.extend([6, 7, 0, 0, 0, 0, 1, 2, 3]);
+        b.extend((-7i32).to_le_bytes());
+        b.push(4);
+        b.extend(2.5f64.to_le_bytes());
+        b.push(4);
+        b.extend(3e9f64.to_le_bytes());
+        b.push(5);
+        string(&mut b, "é");
+        string(&mut b, "b");
+        b.extend([7, 0, 0, 0, 0]);
+        let text = r#"{"a":[null,false,true,-7,2.5,3000000000,"é"],"b":{}}"#;
+        assert_eq!(read(&b), Json::parse(text).ok());
+        assert_eq!(
+            read(&b).map(|j| j.to_value().to_string()).as_deref(),
+            Some(text)
+        );
+    }
+
+    #[test]
+    fn declines_what_is_malformed() {
+        let huge_count = [6, 0xff, 0xff, 0xff, 0xff, 0];
+        let long_string = [5, 9, 0, 0, 0, b'a'];
+        let not_utf8 = [5, 1, 0, 0, 0, 0xff];
+        let trailing = [0, 0];
+        let nan = [&[4][..], &f64::NAN.to_le_bytes()].concat();
+        let unknown = [8];
+        for bytes in [
+            &huge_count[..],
+            &long_string,
+            &not_utf8,
+            &trailing,
+            &nan,
+            &unknown,
+            &[],
+            &[3, 1],
+        ] {
+            assert_eq!(read(bytes), None, "{bytes:?}");
+        }
+        let mut deep = [6, 1, 0, 0, 0].repeat(MAX_DEPTH + 1);
+        deep.push(0);
+        assert_eq!(read(&deep), None);
+        let mut ok = [6, 1, 0, 0, 0].repeat(MAX_DEPTH);
+        ok.push(0);
+        assert!(read(&ok).is_some());
+    }
+
+    #[test]
+    fn numbers_read_as_serde_json_reads_their_text() {
+        for (x, text) in [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (-1.0, "-1"),
+            (4294967296.0, "4294967296"),
+            (-9007199254740991.0, "-9007199254740991"),
+            (1e21, "1e21"),
+            (0.5, "0.5"),
+            (-1e-7, "-1e-7"),
+        ] {
+            let want: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+            assert_eq!(
+                number(x).map(serde_json::Value::Number),
+                Some(want),
+                "{text}"
+            );
+        }
+    }
+}

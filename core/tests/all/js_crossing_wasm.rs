@@ -1,0 +1,211 @@
+//! The two ways a host's value crosses into wasm, held to each other in headless Chromium:
+//! the snippet's compact encoding (the fast way) must read as the very value the JSON text
+//! way reads, and must leave to the text way every value it is not sure of, so that what is
+//! refused, and in which words, stays the text way's.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Reflect, JSON};
+use mcp_elicit::js::{json_from_js, json_from_js_each_way, validate_content_js, UndefinedMembers};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+#[wasm_bindgen(inline_js = r#"
+// A small seeded generator (mulberry32), so a failure names a seed that repeats it.
+function rng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const PIECES = ["a", "Z", " ", "0", "é", "ß", "€", "日本", "😀", "\n", "\t", "\"", "\\", "/", "\u0000", "\u001f", "\u2028", "\ufeff", "\u00a0"];
+const NUMBERS = [0, -0, 1, -1, 42, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32, -(2 ** 32) - 7, 2 ** 53 - 1, -(2 ** 53 - 1),
+  0.5, -0.25, 12.5, 0.1, 1e-7, -3.75e-5, 1e21, -1e21, 1.5e300, 5e-324, 1e308, 123456.789, NaN, Infinity, -Infinity];
+function text(r) {
+  const n = r() < 0.1 ? [100, 600, 5000][Math.floor(r() * 3)] : Math.floor(r() * 12);
+  let s = "";
+  while (s.length < n) s += PIECES[Math.floor(r() * PIECES.length)];
+  return s;
+}
+function value(r, depth) {
+  const k = Math.floor(r() * (depth > 3 ? 5 : 8));
+  switch (k) {
+    case 0: return null;
+    case 1: return r() < 0.5;
+    case 2: return NUMBERS[Math.floor(r() * NUMBERS.length)];
+    case 3: return r() < 0.5 ? Math.floor((r() - 0.5) * 1e6) : Math.round((r() - 0.5) * 1e9) / 1000;
+    case 4: return text(r);
+    case 5: { const a = []; for (let i = Math.floor(r() * 5); i > 0; i--) a.push(value(r, depth + 1)); return a; }
+    default: {
+      const o = r() < 0.1 ? Object.create(null) : {};
+      for (let i = Math.floor(r() * 6); i > 0; i--) {
+        const key = r() < 0.2 ? String(Math.floor(r() * 20)) : text(r);
+        o[key] = value(r, depth + 1);
+      }
+      return o;
+    }
+  }
+}
+export function randomValue(seed) { return value(rng(seed), 0); }
+// A form of every field kind, and a valid answer to it.
+export function randomForm(seed) {
+  const r = rng(seed);
+  const properties = {};
+  const content = {};
+  const finite = NUMBERS.filter(Number.isFinite);
+  for (let i = 0; i < 8; i++) {
+    const name = text(r) + i;
+    switch (Math.floor(r() * 5)) {
+      case 0: properties[name] = { type: "string" }; content[name] = text(r); break;
+      case 1: properties[name] = { type: "number" }; content[name] = finite[Math.floor(r() * finite.length)]; break;
+      case 2: properties[name] = { type: "integer" }; content[name] = Math.floor((r() - 0.5) * 1e12); break;
+      case 3: properties[name] = { type: "boolean" }; content[name] = r() < 0.5; break;
+      default:
+        properties[name] = { type: "array", items: { type: "string", enum: ["a", "é", "😀", "\n"] } };
+        content[name] = ["a", "é", "😀", "\n"].filter(() => r() < 0.5);
+    }
+  }
+  return { schema: { type: "object", properties }, content };
+}
+
+class Point { constructor() { this.x = 1; } }
+export function leftToTheText() {
+  const deep = (n) => { let v = 1; for (let i = 0; i < n; i++) v = [v]; return v; };
+  const cycle = { a: 1 }; cycle.self = cycle;
+  const getter = {}; Object.defineProperty(getter, "a", { enumerable: true, get() { throw new Error("no"); } });
+  const withProto = JSON.parse('{"__proto__": 1, "a": 2}');
+  const values = [
+    "\ud800", "a\udc00b", "x".repeat(700) + "\udbff", { "\udfff": 1 },
+    { toJSON() { return { a: 1 }; } }, new Date(0), new Number(3), new String("s"), new Boolean(false),
+    new Point(), new Map([[1, 2]]), [1, undefined], [, 1], { a: () => 1 }, { a: Symbol("s") },
+    { a: 1n }, 2 ** 60, -(2 ** 53), 1e20, 123456789012345680000, cycle, deep(101), deep(150), getter,
+    new Proxy({ a: 1 }, { getPrototypeOf() { throw new Error("trap"); } }), undefined, () => 1,
+  ];
+  if (typeof JSON.rawJSON === "function") values.push({ a: JSON.rawJSON("1e999") });
+  return { values, withProto, deepest: deep(100) };
+}
+export function surrogatePair() { return { "😀": "a😀b".repeat(300) }; }
+export function sum() { return 0.1 + 0.2; }
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = randomValue)]
+    fn random_value(seed: u32) -> JsValue;
+    #[wasm_bindgen(js_name = randomForm)]
+    fn random_form(seed: u32) -> JsValue;
+    #[wasm_bindgen(js_name = leftToTheText)]
+    fn left_to_the_text() -> JsValue;
+    #[wasm_bindgen(js_name = surrogatePair)]
+    fn surrogate_pair() -> JsValue;
+    fn sum() -> f64;
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn stringify(v: &JsValue) -> String {
+    JSON::stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default()
+}
+
+/// Every value a generator makes (every kind, strings short and long, every number the
+/// encoding tells apart) goes the fast way and reads as the text way reads it.
+#[wasm_bindgen_test]
+fn the_encoding_reads_as_the_text_does() {
+    for seed in 0..1500 {
+        let value = random_value(seed);
+        for undefined in [UndefinedMembers::Refuse, UndefinedMembers::Omit] {
+            let (encoded, text) = json_from_js_each_way(&value, undefined);
+            let text =
+                text.unwrap_or_else(|why| panic!("seed {seed}: the text way refused: {why}"));
+            assert_eq!(
+                encoded.as_ref(),
+                Some(&text),
+                "seed {seed}: {}",
+                stringify(&value)
+            );
+            assert_eq!(json_from_js(&value, undefined).as_ref(), Ok(&text));
+        }
+    }
+    let (encoded, text) = json_from_js_each_way(&surrogate_pair(), UndefinedMembers::Refuse);
+    assert_eq!(encoded, text.ok());
+}
+
+/// What the encoding does not take goes the text way, and so is refused, or read, exactly
+/// as before: the same value, or the same words.
+#[wasm_bindgen_test]
+fn what_the_encoding_is_not_sure_of_goes_the_text_way() {
+    let cases = left_to_the_text();
+    for (i, value) in Array::from(&get(&cases, "values")).iter().enumerate() {
+        for undefined in [UndefinedMembers::Refuse, UndefinedMembers::Omit] {
+            let (encoded, text) = json_from_js_each_way(&value, undefined);
+            assert_eq!(encoded, None, "case {i} was encoded");
+            assert_eq!(json_from_js(&value, undefined), text, "case {i}");
+        }
+    }
+    // As deep as the text way takes: encoded.
+    let (encoded, text) = json_from_js_each_way(&get(&cases, "deepest"), UndefinedMembers::Refuse);
+    assert!(encoded.is_some());
+    assert_eq!(encoded.as_ref(), text.as_ref().ok());
+    // An undefined member is refused the text way, or left out by the encoding.
+    let undefined_member = JSON::parse(r#"{"a":1}"#).unwrap_or(JsValue::NULL);
+    let _ = Reflect::set(&undefined_member, &"b".into(), &JsValue::UNDEFINED);
+    let (encoded, text) = json_from_js_each_way(&undefined_member, UndefinedMembers::Refuse);
+    assert_eq!(encoded, None);
+    assert_eq!(text, Err("the member /b is undefined, not JSON".into()));
+    let (encoded, text) = json_from_js_each_way(&undefined_member, UndefinedMembers::Omit);
+    assert_eq!(encoded, Some(serde_json::json!({"a": 1})));
+    assert_eq!(text.ok(), encoded);
+    // An own `__proto__` member is plain JSON: encoded as read, and as a member.
+    let with_proto = get(&cases, "withProto");
+    let (encoded, text) = json_from_js_each_way(&with_proto, UndefinedMembers::Refuse);
+    assert_eq!(encoded.as_ref(), text.as_ref().ok());
+    assert_eq!(text, Ok(serde_json::json!({"__proto__": 1, "a": 2})));
+}
+
+/// A number that is not whole arrives as the host's own `f64`, to the last bit.
+#[wasm_bindgen_test]
+fn a_float_arrives_to_the_bit() {
+    let x = sum();
+    let (encoded, _) = json_from_js_each_way(&JsValue::from_f64(x), UndefinedMembers::Refuse);
+    let read = encoded.as_ref().and_then(Value::as_f64);
+    assert_eq!(read.map(f64::to_bits), Some(x.to_bits()));
+}
+
+/// Accepted content is a copy of the host's value as JSON would read it back: equal to
+/// `JSON.parse(JSON.stringify(content))`, not the host's own object, `-0` written `0`.
+#[wasm_bindgen_test]
+fn accepted_content_is_the_value_as_json_reads_it_back() {
+    for seed in 0..300 {
+        let form = random_form(seed);
+        let (schema, content) = (get(&form, "schema"), get(&form, "content"));
+        let result = validate_content_js(schema, content.clone())
+            .unwrap_or_else(|e| panic!("seed {seed}: {}", stringify(&e)));
+        let got = get(&result, "content");
+        assert_eq!(
+            get(&result, "ok"),
+            JsValue::TRUE,
+            "seed {seed}: {}",
+            stringify(&result)
+        );
+        assert_ne!(got, content, "seed {seed}: a copy, not the host's object");
+        assert_eq!(stringify(&got), stringify(&content), "seed {seed}");
+        assert_eq!(
+            json_from_js(&got, UndefinedMembers::Refuse),
+            json_from_js(&content, UndefinedMembers::Refuse)
+        );
+    }
+    let minus_zero = JSON::parse(r#"{"n":0}"#).unwrap_or(JsValue::NULL);
+    let _ = Reflect::set(&minus_zero, &"n".into(), &JsValue::from_f64(-0.0));
+    let schema = JSON::parse(r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#)
+        .unwrap_or(JsValue::NULL);
+    let result = validate_content_js(schema, minus_zero).unwrap_or(JsValue::NULL);
+    let n = get(&get(&result, "content"), "n")
+        .as_f64()
+        .unwrap_or(f64::NAN);
+    assert!(n == 0.0 && n.is_sign_positive(), "{n}");
+}
