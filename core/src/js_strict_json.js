@@ -106,6 +106,8 @@ const SCRATCH_KEPT = 1 << 16;
 let scratch = new Uint8Array(4096);
 let scratchView = new DataView(scratch.buffer);
 let used = 0;
+/** Whether `encodeJson` is walking a value. */
+let encoding = false;
 
 /** Makes room for `more` bytes after `used`. */
 function room(more) {
@@ -277,6 +279,12 @@ function encode(v, depth, copy, omit) {
 export function encodeJson(value, omitUndefinedMembers, keep) {
   kept = undefined;
   keptValue = undefined;
+  // A getter or Proxy trap the walk runs may call the API again: that call goes the text
+  // way, and leaves the scratch buffer to this one.
+  if (encoding) {
+    return -1;
+  }
+  encoding = true;
   used = 0;
   try {
     const copy = encode(value, 0, keep === true, omitUndefinedMembers === true);
@@ -286,6 +294,8 @@ export function encodeJson(value, omitUndefinedMembers, keep) {
   } catch {
     used = 0;
     return -1;
+  } finally {
+    encoding = false;
   }
   return used;
 }

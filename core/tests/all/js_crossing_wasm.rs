@@ -88,6 +88,12 @@ export function leftToTheText() {
 }
 export function surrogatePair() { return { "😀": "a😀b".repeat(300) }; }
 export function sum() { return 0.1 + 0.2; }
+export function withGetter(f) {
+  const o = { type: "object", properties: { a: { type: "string" } } };
+  Object.defineProperty(o, "title", { enumerable: true, get() { f(); return "T"; } });
+  o.required = ["a"];
+  return o;
+}
 "#)]
 extern "C" {
     #[wasm_bindgen(js_name = randomValue)]
@@ -99,6 +105,8 @@ extern "C" {
     #[wasm_bindgen(js_name = surrogatePair)]
     fn surrogate_pair() -> JsValue;
     fn sum() -> f64;
+    #[wasm_bindgen(js_name = withGetter)]
+    fn with_getter(f: &js_sys::Function) -> JsValue;
 }
 
 fn get(v: &JsValue, key: &str) -> JsValue {
@@ -208,4 +216,36 @@ fn accepted_content_is_the_value_as_json_reads_it_back() {
         .as_f64()
         .unwrap_or(f64::NAN);
     assert!(n == 0.0 && n.is_sign_positive(), "{n}");
+}
+
+/// A getter the walk runs may call the API again: that call is answered, and the value
+/// being walked still crosses whole, the fast way.
+#[wasm_bindgen_test]
+fn a_getter_that_calls_the_api_again_spoils_nothing() {
+    let inner = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let answers = inner.clone();
+    let call_again = Closure::<dyn FnMut()>::new(move || {
+        let schema = JSON::parse(r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#)
+            .unwrap_or(JsValue::NULL);
+        let content = JSON::parse(r#"{"n":7}"#).unwrap_or(JsValue::NULL);
+        let answer = validate_content_js(schema, content).unwrap_or(JsValue::NULL);
+        answers.borrow_mut().push(stringify(&answer));
+    });
+    let schema = with_getter(call_again.as_ref().unchecked_ref());
+    let (encoded, text) = json_from_js_each_way(&schema, UndefinedMembers::Refuse);
+    let want = serde_json::json!({
+        "type": "object", "properties": {"a": {"type": "string"}}, "title": "T", "required": ["a"]
+    });
+    assert_eq!(encoded, Some(want.clone()));
+    assert_eq!(text, Ok(want));
+    let content = JSON::parse(r#"{"a":"x"}"#).unwrap_or(JsValue::NULL);
+    let answer = validate_content_js(schema, content).unwrap_or(JsValue::NULL);
+    assert_eq!(stringify(&answer), r#"{"ok":true,"content":{"a":"x"}}"#);
+    let inner = inner.borrow();
+    // Read once by the encoding and twice by the text way (its check, then JSON.stringify),
+    // then once more by validateContent, the fast way.
+    assert_eq!(inner.len(), 4);
+    assert!(inner
+        .iter()
+        .all(|answer| answer == r#"{"ok":true,"content":{"n":7}}"#));
 }
