@@ -31,17 +31,21 @@ pub(super) fn read(bytes: &[u8]) -> Option<Json<'_>> {
 
 struct Reader<'a>(&'a [u8]);
 
+// `inline(always)` on the small steps: at `opt-level = "z"` rustc calls even these.
 impl<'a> Reader<'a> {
+    #[inline(always)]
     fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
         let (head, rest) = self.0.split_first_chunk::<N>()?;
         self.0 = rest;
         Some(*head)
     }
 
+    #[inline(always)]
     fn u32(&mut self) -> Option<usize> {
         usize::try_from(u32::from_le_bytes(self.take()?)).ok()
     }
 
+    #[inline(always)]
     fn string(&mut self) -> Option<Cow<'a, str>> {
         let len = self.u32()?;
         if len > self.0.len() {
@@ -53,6 +57,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Room for `count` items, at most one per byte left (each takes one at least).
+    #[inline(always)]
     fn capacity(&self, count: usize) -> usize {
         count.min(self.0.len())
     }
