@@ -293,6 +293,7 @@ export function encodeJson(value, omitUndefinedMembers, keep) {
     }
   } catch {
     used = 0;
+    letGoOfScratch();
     return -1;
   } finally {
     encoding = false;
@@ -316,6 +317,11 @@ export function takeBytes(memory, ptr) {
     bytes.set(scratch.subarray(0, used), ptr);
   }
   used = 0;
+  letGoOfScratch();
+}
+
+/** Lets go of a scratch buffer grown past SCRATCH_KEPT (a long value's), once done with. */
+function letGoOfScratch() {
   if (scratch.length > SCRATCH_KEPT) {
     scratch = new Uint8Array(4096);
     scratchView = new DataView(scratch.buffer);
