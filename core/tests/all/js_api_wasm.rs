@@ -1,25 +1,11 @@
 //! The JS API in headless Chromium, called through JS values exactly as a page would.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Function, Reflect, JSON};
+use crate::js_values::{get, js, stringify};
+use js_sys::{Function, Reflect};
 use mcp_elicit::js::{compile_schema, compile_validator, validate_content_js};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
-fn js(text: &str) -> JsValue {
-    JSON::parse(text).unwrap_or_else(|_| panic!("test JSON is valid: {text}"))
-}
-
-fn stringify(v: &JsValue) -> String {
-    JSON::stringify(v)
-        .ok()
-        .and_then(|s| s.as_string())
-        .unwrap_or_default()
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
 
 /// The thrown value must be a real `Error` with a `path` and a message.
 fn thrown(r: Result<JsValue, JsValue>) -> (String, String) {

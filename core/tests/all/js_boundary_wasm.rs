@@ -3,7 +3,7 @@
 //! a `type` error for content), and the module keeps working afterwards.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Reflect, JSON};
+use crate::js_values::{get, js, stringify};
 use mcp_elicit::js::{compile_schema, json_from_js, validate_content_js, UndefinedMembers};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -62,21 +62,6 @@ extern "C" {
     fn undefined_element() -> JsValue;
     #[wasm_bindgen(js_name = withBigInt)]
     fn with_big_int() -> JsValue;
-}
-
-fn js(text: &str) -> JsValue {
-    JSON::parse(text).unwrap_or_else(|_| panic!("test JSON is valid: {text}"))
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn stringify(v: &JsValue) -> String {
-    JSON::stringify(v)
-        .ok()
-        .and_then(|s| s.as_string())
-        .unwrap_or_default()
 }
 
 const VALID: &str = r#"{"type":"object","properties":{"a":{"type":"boolean"}}}"#;

@@ -4,6 +4,7 @@
 //! refused, and in which words, stays the text way's.
 #![cfg(target_arch = "wasm32")]
 
+use crate::js_values::{get, stringify};
 use js_sys::{Array, Reflect, JSON};
 use mcp_elicit::js::{json_from_js, json_from_js_each_way, validate_content_js, UndefinedMembers};
 use serde_json::Value;
@@ -107,17 +108,6 @@ extern "C" {
     fn sum() -> f64;
     #[wasm_bindgen(js_name = withGetter)]
     fn with_getter(f: &js_sys::Function) -> JsValue;
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn stringify(v: &JsValue) -> String {
-    JSON::stringify(v)
-        .ok()
-        .and_then(|s| s.as_string())
-        .unwrap_or_default()
 }
 
 /// Every value a generator makes (every kind, strings short and long, every number the

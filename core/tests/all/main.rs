@@ -19,6 +19,7 @@ mod hostile_wasm;
 mod js_api_wasm;
 mod js_boundary_wasm;
 mod js_crossing_wasm;
+mod js_values;
 mod patterns_table;
 mod patterns_wasm;
 mod props_never_panic;
