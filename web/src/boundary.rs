@@ -3,8 +3,9 @@
 //! lists and sampling params, as `JSON.parse` would give them ([`json_to_js`],
 //! [`value_to_js`]).
 //!
-//! Every such value comes in as JSON through the core's `json_from_js` (`JSON.stringify`
-//! inside the engine, then serde_json), never by walking it from wasm: a cycle, a throwing
+//! Every such value comes in as JSON through the core's `json_from_js` (a walk inside the
+//! engine that writes it in a compact encoding, or `JSON.stringify` there for what that
+//! walk leaves; then the core's reader), never by walking it from wasm: a cycle, a throwing
 //! getter or a Proxy trap becomes an error in words instead of a stack overflow that
 //! leaves the module trapping, or an exception thrown through Rust frames.
 
