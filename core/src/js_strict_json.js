@@ -44,7 +44,8 @@ function describe(thrown) {
  * replacer: a replacer function is one call back into JS per value, which made the check
  * cost twice the writing. The walk reads what JSON.stringify reads, in its order (own
  * enumerable keys, array indices, `toJSON` first), so the first refusal is the one the
- * writing would meet. Getters, Proxy traps and `toJSON` therefore run twice. One that
+ * writing would meet. Getters, Proxy traps and `toJSON` therefore run twice (three times
+ * when `encodeJson` walked part of the value before leaving it to this). One that
  * answers differently the second time gets what JSON.stringify makes of the second answer:
  * a member left out or written as `null`, or a refusal as "reading it threw" (a BigInt or a
  * cycle the second time), or a refusal from the JSON reader (nesting past its limit). It is
@@ -69,9 +70,9 @@ export function strictJson(value, omitUndefinedMembers, keep) {
   if (typeof text !== "string") {
     return refuse("it is not a JSON value");
   }
-  if (keep === true) {
-    kept = text;
-  }
+  // Set last: a getter run above may have called the API again and left its own.
+  kept = keep === true ? text : undefined;
+  keptValue = undefined;
   pending = text;
   return text.length;
 }
@@ -176,6 +177,22 @@ function writeString(s) {
   used = j;
 }
 
+/** `Object.prototype.toString`, as it was when this module loaded. */
+const objectTag = Object.prototype.toString;
+const defineProperty = Object.defineProperty;
+
+/**
+ * Sets `out[key]` as JSON.parse does, as a data property of its own, whatever a prototype
+ * defines for that key (a setter, `__proto__`, a read-only member).
+ */
+function put(out, key, item) {
+  if (key in out) {
+    defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
+  } else {
+    out[key] = item;
+  }
+}
+
 /** 2^53: from here to 1e21 JSON.stringify writes a whole number's shortest digits padded with zeros. */
 const EXACT = 2 ** 53;
 
@@ -230,7 +247,11 @@ function encode(v, depth, copy, omit) {
   room(5);
   const at = used;
   if (Array.isArray(v)) {
+    // Read once; a Proxy's may be anything. JSON.stringify would apply ToLength to it.
     const length = v.length;
+    if (typeof length !== "number" || !(length >= 0 && length <= 0xffffffff) || length % 1 !== 0) {
+      throw GIVE_UP;
+    }
     scratch[at] = ARRAY;
     u32At(at + 1, length);
     used += 5;
@@ -239,13 +260,23 @@ function encode(v, depth, copy, omit) {
       // An undefined element (or hole) gives up: the text way refuses it.
       const item = encode(v[i], depth + 1, copy, omit);
       if (copy) {
-        out.push(item);
+        put(out, i, item);
       }
     }
     return out;
   }
+  // A plain object, or one without a prototype; not one JSON.stringify reads by its
+  // internal slots (a boxed boolean, number or string, even with its prototype changed,
+  // told by Object.prototype.toString) or a raw JSON text. A BigInt box with such a
+  // prototype has no tag to tell it by: it is read as the object it looks like, where
+  // JSON.stringify throws (docs/size-and-speed.md).
   const proto = Object.getPrototypeOf(v);
-  if ((proto !== Object.prototype && proto !== null) || (proto === null && JSON.isRawJSON?.(v))) {
+  if (
+    (proto !== Object.prototype && proto !== null) ||
+    objectTag.call(v) !== "[object Object]" ||
+    Symbol.toStringTag in v ||
+    (proto === null && JSON.isRawJSON?.(v))
+  ) {
     throw GIVE_UP;
   }
   scratch[at] = OBJECT;
@@ -257,13 +288,10 @@ function encode(v, depth, copy, omit) {
     if (member === undefined && omit) {
       continue;
     }
-    if (copy && key === "__proto__") {
-      throw GIVE_UP;
-    }
     writeString(key);
     const item = encode(member, depth + 1, copy, omit);
     if (copy) {
-      out[key] = item;
+      put(out, key, item);
     }
     count++;
   }
@@ -286,11 +314,9 @@ export function encodeJson(value, omitUndefinedMembers, keep) {
   }
   encoding = true;
   used = 0;
+  let copy;
   try {
-    const copy = encode(value, 0, keep === true, omitUndefinedMembers === true);
-    if (keep === true) {
-      keptValue = copy;
-    }
+    copy = encode(value, 0, keep === true, omitUndefinedMembers === true);
   } catch {
     used = 0;
     letGoOfScratch();
@@ -298,6 +324,9 @@ export function encodeJson(value, omitUndefinedMembers, keep) {
   } finally {
     encoding = false;
   }
+  // Set last: a getter run above may have called the API again and left its own.
+  kept = undefined;
+  keptValue = keep === true ? copy : undefined;
   return used;
 }
 
@@ -335,6 +364,8 @@ let pendingAt = 0;
 let refused = "";
 
 function refuse(why) {
+  kept = undefined;
+  keptValue = undefined;
   refused = why;
   return -1;
 }
@@ -424,7 +455,10 @@ let kept;
 /** The value of the last `encodeJson(value, _, true)` as JSON.parse would read it back, for `accepted`. */
 let keptValue;
 
-/** What `validateContent` answers for accepted content: the content as written, read anew. */
+/**
+ * What `validateContent` answers for accepted content: the copy `encodeJson` made, or the
+ * text `strictJson` wrote, read anew.
+ */
 export function accepted() {
   const text = kept;
   const value = keptValue;

@@ -159,6 +159,80 @@ test("a getter is read once when the value is plain JSON, and a second answer is
   assert.ok(reads > 1);
 });
 
+test("a call made from a getter never lends its content to the call that ran it", () => {
+  const inner = compileValidator({ type: "object", properties: { n: { type: "integer" } } });
+  const schema = { type: "object", properties: { a: { type: "string" }, d: { type: "string" }, big: { type: "integer" } } };
+  // The outer content goes the text way (a Date; a whole number past 2^53), the inner call
+  // the fast way, and fails.
+  for (const [key, other] of [["d", new Date(0)], ["big", 2 ** 60]]) {
+    const content = {
+      get a() {
+        assert.equal(inner.validate({ n: "not an integer", secret: [1] }).ok, false);
+        return "x";
+      },
+      [key]: other,
+    };
+    assert.deepEqual(validateContent(schema, content), { ok: true, content: JSON.parse(JSON.stringify({ a: "x", [key]: other })) });
+  }
+  inner.free();
+});
+
+test("a boxed primitive is read as JSON.stringify reads it, whatever its prototype", () => {
+  const schema = { type: "object", properties: { b: { type: "boolean" }, s: { type: "string" } } };
+  const bare = (box, proto) => Object.setPrototypeOf(box, proto);
+  assert.deepEqual(validateContent(schema, { b: bare(new Boolean(true), null) }), { ok: true, content: { b: true } });
+  assert.deepEqual(validateContent(schema, { s: bare(new String("ab"), Object.prototype) }), {
+    ok: true,
+    content: { s: "[object String]" },
+  });
+  const hidden = bare(new Boolean(false), Object.prototype);
+  hidden[Symbol.toStringTag] = "Object";
+  assert.deepEqual(validateContent(schema, { b: hidden }), { ok: true, content: { b: false } });
+  const number = validateContent(schema, { b: bare(new Number(5), null) });
+  assert.equal(number.ok, false);
+  assert.match(number.errors[0].message, /reading it threw/);
+  // A BigInt box has no tag of its own to tell it by: the walk reads it as the empty object
+  // it looks like, where JSON.stringify throws. Refused either way, in other words.
+  const bigint = validateContent(schema, { b: bare(Object(1n), null) });
+  assert.equal(bigint.ok, false);
+});
+
+test("an array's length is read once, as JSON.stringify reads it, even from a Proxy", () => {
+  const schema = { type: "object", properties: { m: { type: "array", items: { type: "string", enum: ["a", "b"] } } } };
+  const odd = new Proxy(["a", "b"], { get: (t, k) => (k === "length" ? 1.5 : t[k]) });
+  assert.deepEqual(validateContent(schema, { m: odd }), { ok: true, content: { m: ["a"] } });
+  let reads = 0;
+  const shifting = new Proxy(["a", "b"], { get: (t, k) => (k === "length" ? (++reads === 1 ? 2 : 1) : t[k]) });
+  const r = validateContent(schema, { m: shifting });
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.content.m, JSON.parse(JSON.stringify(r.content.m)));
+});
+
+test("accepted content is built as JSON.parse builds it, whatever the prototypes define", () => {
+  const schema = {
+    type: "object",
+    properties: { a: { type: "string" }, ["__proto__"]: { type: "string" }, m: { type: "array", items: { type: "string", enum: ["x"] } } },
+  };
+  const swallowed = [];
+  const push = Array.prototype.push;
+  Object.defineProperty(Object.prototype, "a", { set: (v) => swallowed.push(v), configurable: true });
+  Array.prototype.push = () => {
+    throw new Error("push was called");
+  };
+  try {
+    const content = JSON.parse('{"a":"x","__proto__":"p","m":["x"]}');
+    const r = validateContent(schema, content);
+    assert.equal(r.ok, true);
+    assert.ok(Object.hasOwn(r.content, "a") && Object.hasOwn(r.content, "__proto__"));
+    assert.equal(Object.getPrototypeOf(r.content), Object.prototype);
+    assert.equal(JSON.stringify(r.content), '{"a":"x","__proto__":"p","m":["x"]}');
+  } finally {
+    delete Object.prototype.a;
+    Array.prototype.push = push;
+  }
+  assert.deepEqual(swallowed, []);
+});
+
 test("the TypeScript declarations are precise", () => {
   const dts = readFileSync(path.join(pkg, "mcp_elicit.d.ts"), "utf8");
   assert.match(dts, /export function compileSchema\(requested_schema: JsonValue\): FormSpec;/);
