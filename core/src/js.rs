@@ -143,7 +143,8 @@ impl ContentValidator {
 }
 
 /// `validateContent`'s answer for a compiled schema: `{ok: true, content}` with the content
-/// read anew from the host's own text, or `{ok: false, errors}`.
+/// as the crossing's walk copied it (or read anew from the host's own text), or
+/// `{ok: false, errors}`.
 fn validate_js(spec: &FormSpec, content: &JsValue) -> Result<JsValue, JsValue> {
     let refused = |why: String| {
         to_js(&js_text::refused(&[FieldError::new(
@@ -260,10 +261,21 @@ fn encoded_from_js(value: &JsValue, undefined: UndefinedMembers, keep: Keep) -> 
         return None;
     }
     // The snippet copies exactly `len` bytes into the vector's own bytes, and nothing
-    // allocates meanwhile.
-    let mut bytes = vec![0; len as usize];
+    // allocates meanwhile. Memory that cannot be had sends the value the text way (whose
+    // text may be shorter), not to a trap.
+    let mut bytes = zeroed(len as usize).ok()?;
     WASM_MEMORY.with(|memory| take_bytes(memory, bytes.as_mut_ptr() as u32));
     Some(bytes)
+}
+
+/// `len` zero bytes, or why not in words: running out of memory must not trap the module.
+fn zeroed(len: usize) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(len)
+        .map_err(|_| format!("it is too large to read here ({len} bytes)"))?;
+    bytes.resize(len, 0);
+    Ok(bytes)
 }
 
 /// Each way across on its own, for tests that hold them to each other: the value read from
@@ -312,7 +324,7 @@ fn text_from_js(
     // whole text was taken (`takeText` stops only before a character that does not fit, and
     // none takes more than 4 bytes). With less left over, `textLeft` says whether anything
     // remains; if so, the buffer grows once to what is left at the most a unit takes (3 bytes).
-    let mut buf = vec![0u8; units.saturating_add(4)];
+    let mut buf = zeroed(units.saturating_add(4))?;
     let mut filled = 0;
     // Two copies always suffice; the third guards against a snippet that writes nothing.
     for _ in 0..3 {
@@ -329,12 +341,12 @@ fn text_from_js(
         if left == 0 {
             break;
         }
-        buf.resize(
-            filled
-                .saturating_add(left.saturating_mul(3))
-                .saturating_add(4),
-            0,
-        );
+        let more = filled
+            .saturating_add(left.saturating_mul(3))
+            .saturating_add(4);
+        buf.try_reserve_exact(more.saturating_sub(buf.len()))
+            .map_err(|_| format!("it is too large to read here ({more} bytes)"))?;
+        buf.resize(more, 0);
     }
     if buf.len() - filled < 4 && text_left() > 0 {
         return Err("it could not be read as JSON (its text was not copied whole)".into());
