@@ -122,10 +122,7 @@ function room(more) {
 }
 
 function u32At(at, n) {
-  scratch[at] = n & 0xff;
-  scratch[at + 1] = (n >>> 8) & 0xff;
-  scratch[at + 2] = (n >>> 16) & 0xff;
-  scratch[at + 3] = n >>> 24;
+  scratchView.setUint32(at, n, true);
 }
 
 /**
