@@ -6,8 +6,8 @@
 //! since either kills the page. [`json_from_js`] is that crossing, shared with the web
 //! crate's host APIs.
 //!
-//! A host's value crosses in one call into the engine and one copy into wasm memory
-//! ([`Crossing`]): written by a walk in JS into a compact encoding (`encodeJson` in
+//! A host's value crosses in one walk in the engine and one copy into wasm memory
+//! ([`Crossing`]): written by that walk into a compact encoding (`encodeJson` in
 //! `js_strict_json.js`) and read into a light tree ([`Json`]). A value that walk is not sure
 //! of (anything but plain JSON data) goes as JSON text instead: checked strictly, written by
 //! the engine's `JSON.stringify` and read by [`Json::parse`]. Results go back as serde_json
@@ -193,8 +193,10 @@ pub enum UndefinedMembers {
 
 /// A JS host's value as JSON, or why not in words (for a message such as
 /// `"callTool's arguments: {why}"`). The one way a value from JS enters Rust, here and in
-/// the web crate: `JSON.stringify` with a strict replacer (in `js_strict_json.js`), then
-/// the core's reader ([`Json::parse`], serde_json's answers and words). Not serde_json's
+/// the web crate ([`Crossing`]): a walk in the engine writes it in a compact encoding read
+/// by [`Json::from_bytes`], or, for what that walk leaves, a strict check and
+/// `JSON.stringify` write it as text read by [`Json::parse`] (serde_json's answers and
+/// words); `js_strict_json.js` has both. Not serde_json's
 /// `Value` reader straight from the text: with the `raw_value` feature it also reads an
 /// object whose key is serde's private raw-value token as raw JSON, and that branch links
 /// serde's type-error words, and with them `f64`'s `Display`, into every wasm.
@@ -205,8 +207,8 @@ pub enum UndefinedMembers {
 /// Rust frames walking it. Here the walk happens inside the engine, every exception is
 /// caught there, and cycles, more than 100 levels, and what JSON cannot hold (functions,
 /// symbols, `BigInt`s, `undefined` but as `undefined` says; `JSON.stringify` would drop
-/// or throw on them) are refused naming the member. It is also faster: one call into the
-/// engine and a native-speed parse, where walking the object from wasm costs a boundary
+/// or throw on them) are refused naming the member. It is also faster: two calls into the
+/// engine (the walk, then the copy) where walking the object from wasm costs a boundary
 /// crossing per key and value (measured with `scripts/bench`: several times slower on a
 /// typical schema).
 pub fn json_from_js(value: &JsValue, undefined: UndefinedMembers) -> Result<Value, String> {
@@ -263,7 +265,10 @@ fn encoded_from_js(value: &JsValue, undefined: UndefinedMembers, keep: Keep) -> 
     // The snippet copies exactly `len` bytes into the vector's own bytes, and nothing
     // allocates meanwhile. Memory that cannot be had sends the value the text way (whose
     // text may be shorter), not to a trap.
-    let mut bytes = zeroed(len as usize).ok()?;
+    let Ok(mut bytes) = zeroed(len as usize) else {
+        drop_bytes();
+        return None;
+    };
     WASM_MEMORY.with(|memory| take_bytes(memory, bytes.as_mut_ptr() as u32));
     Some(bytes)
 }
@@ -302,7 +307,8 @@ pub fn json_from_js_each_way(
     (encoded, text)
 }
 
-/// Whether the snippet keeps the text it wrote for [`accepted`].
+/// Whether the snippet keeps what [`accepted`] answers: the copy its walk made, or the text
+/// it wrote.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Keep {
     No,
@@ -393,6 +399,10 @@ extern "C" {
     /// Copies the encoding the last `encodeJson` wrote into `memory` at `ptr`.
     #[wasm_bindgen(js_name = takeBytes)]
     fn take_bytes(memory: &JsValue, ptr: u32);
+
+    /// Forgets the encoding the last `encodeJson` wrote (wasm had no room for it).
+    #[wasm_bindgen(js_name = dropBytes)]
+    fn drop_bytes();
 
     /// Checks the value and writes it as JSON text kept in the snippet: its length in UTF-16
     /// units, or -1 when it is not JSON ([`refusal`] says why); never throws. With `keep`,

@@ -86,10 +86,15 @@ export function strictJson(value, omitUndefinedMembers, keep) {
 // goes by `strictJson`, the text way, so what is refused and in which words is that way's.
 //
 // The encoding, every count and length a u32 and every number little-endian:
-//   0 null · 1 false · 2 true · 3 an int32 (4 bytes) · 4 any other number (an f64, 8 bytes)
+//   0 null · 1 false · 2 true · 3 an int32 (4 bytes)
+//   4 a whole number below 2^53 that is no int32 (an f64, 8 bytes)
 //   5 a string: its UTF-8 length, then its UTF-8
 //   6 an array: its length, then its elements
 //   7 an object: its member count, then per member its key (UTF-8 length, UTF-8), its value
+//   8 any other number: the length of its JSON text, then the text (`String(v)`, which is
+//     what JSON.stringify writes), read in wasm as the text way reads it; so a number is
+//     read alike whichever way its value crossed, even where serde_json's reading of a
+//     decimal is one unit in the last place off
 const NULL = 0;
 const FALSE = 1;
 const TRUE = 2;
@@ -98,6 +103,7 @@ const FLOAT = 4;
 const STRING = 5;
 const ARRAY = 6;
 const OBJECT = 7;
+const NUMBER_TEXT = 8;
 
 /** What `encode` throws to give up (a value the text way is to take). */
 const GIVE_UP = Symbol("give up");
@@ -107,6 +113,8 @@ const SCRATCH_KEPT = 1 << 16;
 let scratch = new Uint8Array(4096);
 let scratchView = new DataView(scratch.buffer);
 let used = 0;
+/** The objects and arrays `encode` is inside, outermost first (let go of as it leaves them). */
+const walking = [];
 /** Whether `encodeJson` is walking a value. */
 let encoding = false;
 
@@ -190,7 +198,7 @@ function put(out, key, item) {
   }
 }
 
-/** 2^53: from here to 1e21 JSON.stringify writes a whole number's shortest digits padded with zeros. */
+/** 2^53: below it JSON.stringify writes a whole number's exact digits. */
 const EXACT = 2 ** 53;
 
 /**
@@ -221,12 +229,15 @@ function encode(v, depth, copy, omit) {
         scratch[used++] = NULL;
         return null;
       }
-      if (Number.isInteger(v) && Math.abs(v) >= EXACT && Math.abs(v) < 1e21) {
-        throw GIVE_UP;
+      if (Number.isInteger(v) && Math.abs(v) < EXACT) {
+        scratch[used] = FLOAT;
+        scratchView.setFloat64(used + 1, v, true);
+        used += 9;
+        return v;
       }
-      scratch[used] = FLOAT;
-      scratchView.setFloat64(used + 1, v, true);
-      used += 9;
+      room(1);
+      scratch[used++] = NUMBER_TEXT;
+      writeString(String(v));
       return v;
     case "object":
       break;
@@ -241,6 +252,13 @@ function encode(v, depth, copy, omit) {
   if (depth >= MAX_DEPTH || typeof v.toJSON === "function") {
     throw GIVE_UP;
   }
+  // A cycle gives up where it closes, not after MAX_DEPTH copies of what comes before.
+  for (let i = 0; i < depth; i++) {
+    if (walking[i] === v) {
+      throw GIVE_UP;
+    }
+  }
+  walking[depth] = v;
   room(5);
   const at = used;
   if (Array.isArray(v)) {
@@ -260,6 +278,7 @@ function encode(v, depth, copy, omit) {
         put(out, i, item);
       }
     }
+    walking[depth] = undefined;
     return out;
   }
   // A plain object, or one without a prototype; not one JSON.stringify reads by its
@@ -293,6 +312,7 @@ function encode(v, depth, copy, omit) {
     count++;
   }
   u32At(at + 1, count);
+  walking[depth] = undefined;
   return out;
 }
 
@@ -316,6 +336,7 @@ export function encodeJson(value, omitUndefinedMembers, keep) {
     copy = encode(value, 0, keep === true, omitUndefinedMembers === true);
   } catch {
     used = 0;
+    walking.length = 0;
     letGoOfScratch();
     return -1;
   } finally {
@@ -342,6 +363,12 @@ export function takeBytes(memory, ptr) {
   } else {
     bytes.set(scratch.subarray(0, used), ptr);
   }
+  used = 0;
+  letGoOfScratch();
+}
+
+/** Forgets the encoding `encodeJson` wrote, when wasm could not make room for it. */
+export function dropBytes() {
   used = 0;
   letGoOfScratch();
 }

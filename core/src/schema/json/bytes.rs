@@ -3,10 +3,11 @@
 //! crosses into wasm without being written as JSON text and read back.
 //!
 //! The snippet writes only values whose JSON text is not in doubt, so the tree is the one
-//! [`Json::parse`] would make of `JSON.stringify`'s text, but for one thing: a number that
-//! is not whole, or is 1e21 or more, is the host's own `f64`, where serde_json (without its
-//! `float_roundtrip` feature) may read the shortest decimal text of a 17-digit number one
-//! unit in the last place away.
+//! [`Json::parse`] would make of `JSON.stringify`'s text. A number that is neither an int32
+//! nor a whole one below 2^53 comes as that text itself and is read by [`Json::parse`]: so
+//! a schema and its content read a number alike whichever way each crossed, even where
+//! serde_json's reading of a decimal (without its `float_roundtrip` feature, 9 KB of wasm)
+//! is one unit in the last place off the host's `f64`.
 //!
 //! Anything malformed (which the snippet does not write) makes the reader decline, and the
 //! caller then takes the text way. Nothing here trusts a count or a length: each is checked
@@ -69,8 +70,12 @@ impl<'a> Reader<'a> {
             1 => Json::Bool(false),
             2 => Json::Bool(true),
             3 => Json::Number(whole(i64::from(i32::from_le_bytes(self.take()?)))),
-            4 => Json::Number(number(f64::from_le_bytes(self.take()?))?),
+            4 => Json::Number(whole_f64(f64::from_le_bytes(self.take()?))?),
             5 => Json::String(self.string()?),
+            8 => match Json::parse(&self.string()?) {
+                Ok(Json::Number(n)) => Json::Number(n),
+                _ => return None,
+            },
             6 | 7 if depth >= MAX_DEPTH => return None,
             6 => {
                 let count = self.u32()?;
@@ -102,14 +107,11 @@ fn whole(n: i64) -> Number {
     }
 }
 
-/// An `f64` as serde_json reads the text `JSON.stringify` writes for it: a whole number
-/// below 2^53 is written as its digits (a whole number), anything else as a float.
-fn number(x: f64) -> Option<Number> {
-    if x.fract() == 0.0 && x.abs() < EXACT {
-        // In range and whole, so the conversion is exact.
-        return Some(whole(x as i64));
-    }
-    Number::from_f64(x)
+/// A whole `f64` below 2^53 as serde_json reads the digits `JSON.stringify` writes for it;
+/// `None` for any other (which the snippet sends as text).
+fn whole_f64(x: f64) -> Option<Number> {
+    // In range and whole, so the conversion is exact.
+    (x.fract() == 0.0 && x.abs() < EXACT).then(|| whole(x as i64))
 }
 
 #[cfg(test)]
@@ -128,8 +130,8 @@ mod tests {
         string(&mut b, "a");
         b.extend([6, 7, 0, 0, 0, 0, 1, 2, 3]);
         b.extend((-7i32).to_le_bytes());
-        b.push(4);
-        b.extend(2.5f64.to_le_bytes());
+        b.push(8);
+        string(&mut b, "2.5");
         b.push(4);
         b.extend(3e9f64.to_le_bytes());
         b.push(5);
@@ -151,7 +153,11 @@ mod tests {
         let not_utf8 = [5, 1, 0, 0, 0, 0xff];
         let trailing = [0, 0];
         let nan = [&[4][..], &f64::NAN.to_le_bytes()].concat();
-        let unknown = [8];
+        let unknown = [9];
+        let whole_too_big = [&[4][..], &1e300f64.to_le_bytes()].concat();
+        let half = [&[4][..], &0.5f64.to_le_bytes()].concat();
+        let text_not_a_number = [8, 1, 0, 0, 0, b'x'];
+        let text_not_a_number_only = [8, 3, 0, 0, 0, b'[', b'1', b']'];
         for bytes in [
             &huge_count[..],
             &long_string,
@@ -159,6 +165,10 @@ mod tests {
             &trailing,
             &nan,
             &unknown,
+            &whole_too_big,
+            &half,
+            &text_not_a_number,
+            &text_not_a_number_only,
             &[],
             &[3, 1],
         ] {
@@ -180,16 +190,25 @@ mod tests {
             (-1.0, "-1"),
             (4294967296.0, "4294967296"),
             (-9007199254740991.0, "-9007199254740991"),
-            (1e21, "1e21"),
-            (0.5, "0.5"),
-            (-1e-7, "-1e-7"),
         ] {
             let want: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
             assert_eq!(
-                number(x).map(serde_json::Value::Number),
+                whole_f64(x).map(serde_json::Value::Number),
                 Some(want),
                 "{text}"
             );
+        }
+        // Any other number comes as its text, and is read as the text way reads it.
+        for text in [
+            "1e+21",
+            "0.5",
+            "-1e-7",
+            "942.3766457461393",
+            "1152921504606847000",
+        ] {
+            let mut b = vec![8];
+            string(&mut b, text);
+            assert_eq!(read(&b), Json::parse(text).ok(), "{text}");
         }
     }
 
@@ -209,9 +228,13 @@ mod tests {
                         out.push(3);
                         out.extend(i.to_le_bytes());
                     }
-                    None => {
+                    None if n.as_i64().is_some() => {
                         out.push(4);
                         out.extend(n.as_f64().unwrap_or_default().to_le_bytes());
+                    }
+                    None => {
+                        out.push(8);
+                        string(out, &n.to_string());
                     }
                 },
                 Value::String(s) => {
@@ -263,14 +286,15 @@ mod tests {
                 let _ = read(&bytes);
             }
 
-            /// A value written as the snippet writes it reads back as itself: its whole
-            /// numbers (as an int32, or as an `f64` below 2^53) as whole numbers, its other
-            /// numbers to the bit.
+            /// A value written as the snippet writes it reads back as its JSON text reads:
+            /// its whole numbers (as an int32, or as an `f64` below 2^53) as whole numbers,
+            /// its other numbers from their text.
             #[test]
             fn an_encoded_value_reads_back(v in json_value()) {
                 let mut bytes = Vec::new();
                 encode(&mut bytes, &v);
-                proptest::prop_assert_eq!(read(&bytes).map(|j| j.to_value()), Some(v));
+                let text: Option<Value> = serde_json::from_str(&v.to_string()).ok();
+                proptest::prop_assert_eq!(read(&bytes).map(|j| j.to_value()), text);
             }
 
             /// A valid encoding with one byte changed, or cut short, is read or declined.
