@@ -247,8 +247,13 @@ impl Crossing {
             }
         }
         *text = text_from_js(value, undefined, keep)?;
-        Json::parse(text).map_err(|e| unreadable(&e))
+        json_of_text(text)
     }
+}
+
+/// The text way's tree of the text the snippet wrote.
+fn json_of_text(text: &str) -> Result<Json<'_>, String> {
+    Json::parse(text).map_err(|e| unreadable(&e))
 }
 
 /// The snippet's encoding of a host's value copied into wasm, or `None` when the snippet
@@ -281,9 +286,14 @@ fn zeroed(len: usize) -> Result<Vec<u8>, String> {
     if len > ASK_FIRST {
         Vec::<u8>::new()
             .try_reserve_exact(len)
-            .map_err(|_| format!("it is too large to read here ({len} bytes)"))?;
+            .map_err(|_| too_large(len))?;
     }
     Ok(vec![0; len])
+}
+
+/// Why a value whose buffer of `bytes` could not be had is not read.
+fn too_large(bytes: usize) -> String {
+    format!("it is too large to read here ({bytes} bytes)")
 }
 
 /// From this many bytes, [`zeroed`] asks for the memory fallibly first.
@@ -299,11 +309,8 @@ pub fn json_from_js_each_way(
 ) -> (Option<Value>, Result<Value, String>) {
     let encoded = encoded_from_js(value, undefined, Keep::No)
         .and_then(|bytes| Json::from_bytes(&bytes).map(|json| json.to_value()));
-    let text = text_from_js(value, undefined, Keep::No).and_then(|text| {
-        Json::parse(&text)
-            .map(|json| json.to_value())
-            .map_err(|e| unreadable(&e))
-    });
+    let text = text_from_js(value, undefined, Keep::No)
+        .and_then(|text| json_of_text(&text).map(|json| json.to_value()));
     (encoded, text)
 }
 
@@ -357,7 +364,7 @@ fn text_from_js(
             .saturating_add(left.saturating_mul(3))
             .saturating_add(4);
         buf.try_reserve_exact(more.saturating_sub(buf.len()))
-            .map_err(|_| format!("it is too large to read here ({more} bytes)"))?;
+            .map_err(|_| too_large(more))?;
         buf.resize(more, 0);
     }
     if buf.len() - filled < 4 && text_left() > 0 {

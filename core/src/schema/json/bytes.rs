@@ -20,6 +20,17 @@ use std::borrow::Cow;
 /// The snippet gives up deeper than 100 levels; this bounds the reader's own recursion.
 const MAX_DEPTH: usize = 101;
 
+/// The tags, as `encodeJson` names them.
+const NULL: u8 = 0;
+const FALSE: u8 = 1;
+const TRUE: u8 = 2;
+const INT: u8 = 3;
+const FLOAT: u8 = 4;
+const STRING: u8 = 5;
+const ARRAY: u8 = 6;
+const OBJECT: u8 = 7;
+const NUMBER_TEXT: u8 = 8;
+
 /// 2^53: below it every whole `f64` is written by `JSON.stringify` as its exact digits.
 const EXACT: f64 = 9_007_199_254_740_992.0;
 
@@ -66,18 +77,20 @@ impl<'a> Reader<'a> {
     fn value(&mut self, depth: usize) -> Option<Json<'a>> {
         let [tag] = self.take()?;
         Some(match tag {
-            0 => Json::Null,
-            1 => Json::Bool(false),
-            2 => Json::Bool(true),
-            3 => Json::Number(whole(i64::from(i32::from_le_bytes(self.take()?)))),
-            4 => Json::Number(whole_f64(f64::from_le_bytes(self.take()?))?),
-            5 => Json::String(self.string()?),
-            8 => match Json::parse(&self.string()?) {
+            NULL => Json::Null,
+            FALSE => Json::Bool(false),
+            TRUE => Json::Bool(true),
+            // serde_json's `From` for signed numbers makes zero and up a `u64`, as its reader
+            // does with digits.
+            INT => Json::Number(i32::from_le_bytes(self.take()?).into()),
+            FLOAT => Json::Number(whole_f64(f64::from_le_bytes(self.take()?))?),
+            STRING => Json::String(self.string()?),
+            NUMBER_TEXT => match Json::parse(&self.string()?) {
                 Ok(Json::Number(n)) => Json::Number(n),
                 _ => return None,
             },
-            6 | 7 if depth >= MAX_DEPTH => return None,
-            6 => {
+            ARRAY | OBJECT if depth >= MAX_DEPTH => return None,
+            ARRAY => {
                 let count = self.u32()?;
                 let mut items = Vec::with_capacity(self.capacity(count));
                 for _ in 0..count {
@@ -85,7 +98,7 @@ impl<'a> Reader<'a> {
                 }
                 Json::Array(items)
             }
-            7 => {
+            OBJECT => {
                 let count = self.u32()?;
                 let mut members = Vec::with_capacity(self.capacity(count));
                 for _ in 0..count {
@@ -99,19 +112,11 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A whole number as serde_json reads its digits: zero and up as a `u64`, else an `i64`.
-fn whole(n: i64) -> Number {
-    match u64::try_from(n) {
-        Ok(n) => n.into(),
-        Err(_) => n.into(),
-    }
-}
-
 /// A whole `f64` below 2^53 as serde_json reads the digits `JSON.stringify` writes for it;
 /// `None` for any other (which the snippet sends as text).
 fn whole_f64(x: f64) -> Option<Number> {
     // In range and whole, so the conversion is exact.
-    (x.fract() == 0.0 && x.abs() < EXACT).then(|| whole(x as i64))
+    (x.fract() == 0.0 && x.abs() < EXACT).then(|| Number::from(x as i64))
 }
 
 #[cfg(test)]
