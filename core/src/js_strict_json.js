@@ -77,12 +77,37 @@ export function strictJson(value, omitUndefinedMembers, keep) {
   return text.length;
 }
 
+const encoder = new TextEncoder();
+
+/**
+ * Up to this many UTF-16 units, text is copied by a JS loop, beyond by TextEncoder: a whole
+ * text the text way wrote (`takeText`), and each string the encoding writes. The loop
+ * costs about 2 ns a character in both engines measured, and nothing before. `encodeInto`
+ * differs by engine (2026-12-05, a 304-character schema):
+ *   - Node 20 has a fast path of its own: 84 ns for the 304 characters, 0.3 µs for 9,000.
+ *     The loop wins only below some 40 characters.
+ *   - Chromium 156 costs some 0.6 µs before its first byte, then about 0.5 ns a character.
+ *     The loop wins up to some 500 characters.
+ *   - Browsers not measured (Firefox, Safari) get Chromium's threshold.
+ * With 256 for both, the 304-character schema went by encodeInto everywhere. Per engine,
+ * `validateContent` on that schema was about 6% faster in Chromium and 1-2% in Node.
+ */
+const SHORT_TEXT = inNode() ? 32 : 512;
+
+/** Whether this is Node.js; false when a page's own `process` cannot even be read. */
+function inNode() {
+  try {
+    return typeof process === "object" && process !== null && typeof process.versions?.node === "string";
+  } catch {
+    return false;
+  }
+}
+
 // The fast way across: the value written straight into a compact encoding that wasm reads
 // into its tree (`core/src/schema/json/bytes.rs`), with no JSON text on either side. It
 // takes only what it is sure JSON.stringify writes the same way (plain objects and arrays,
-// strings without lone surrogates, numbers whose JSON text is not in doubt, booleans,
-// null), and gives up on anything else: a refusal, a toJSON, a class instance, a boxed
-// primitive, a getter or Proxy trap that throws, more than MAX_DEPTH levels. The value then
+// strings without lone surrogates, numbers, booleans, null), and gives up on anything else: a refusal, a toJSON, a class instance, a boxed
+// primitive, a getter or Proxy trap that throws, a cycle, more than MAX_DEPTH levels. The value then
 // goes by `strictJson`, the text way, so what is refused and in which words is that way's.
 //
 // The encoding, every count and length a u32 and every number little-endian:
@@ -133,11 +158,7 @@ function u32At(at, n) {
   scratchView.setUint32(at, n, true);
 }
 
-/**
- * Beyond this many UTF-16 units a string goes by TextEncoder (after `isWellFormed`), below by
- * the loop: the same trade as SHORT_TEXT, per string.
- */
-const LONG_STRING = inNode() ? 64 : 512;
+/** Whether `isWellFormed` is there to check a string before TextEncoder writes it. */
 const wellFormed = typeof String.prototype.isWellFormed === "function";
 
 /** Writes `s`'s UTF-8 length and its UTF-8; gives up on a lone surrogate. */
@@ -146,7 +167,7 @@ function writeString(s) {
   room(len * 3 + 4);
   const at = used;
   let j = at + 4;
-  if (len > LONG_STRING && wellFormed) {
+  if (len > SHORT_TEXT && wellFormed) {
     if (!s.isWellFormed()) {
       throw GIVE_UP;
     }
@@ -399,31 +420,6 @@ export function refusal() {
   const why = refused;
   refused = "";
   return why;
-}
-
-const encoder = new TextEncoder();
-
-/**
- * Up to this many UTF-16 units, text is copied by a JS loop, beyond by TextEncoder. The loop
- * costs about 2 ns a character in both engines measured, and nothing before. `encodeInto`
- * differs by engine (2026-12-05, a 304-character schema):
- *   - Node 20 has a fast path of its own: 84 ns for the 304 characters, 0.3 µs for 9,000.
- *     The loop wins only below some 40 characters.
- *   - Chromium 156 costs some 0.6 µs before its first byte, then about 0.5 ns a character.
- *     The loop wins up to some 500 characters.
- *   - Browsers not measured (Firefox, Safari) get Chromium's threshold.
- * With 256 for both, the 304-character schema went by encodeInto everywhere. Per engine,
- * `validateContent` on that schema was about 6% faster in Chromium and 1-2% in Node.
- */
-const SHORT_TEXT = inNode() ? 32 : 512;
-
-/** Whether this is Node.js; false when a page's own `process` cannot even be read. */
-function inNode() {
-  try {
-    return typeof process === "object" && process !== null && typeof process.versions?.node === "string";
-  } catch {
-    return false;
-  }
 }
 
 /** A view of all of wasm memory, made anew once the memory has grown. */
