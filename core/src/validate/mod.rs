@@ -25,7 +25,7 @@ pub use formats::{local_to_rfc3339, number_text, rfc3339_to_local};
 pub use value::MAX_LISTED_CHOICES;
 pub(crate) use value::{value_fits_kind, KindMismatch};
 
-use crate::schema::json::Json;
+use crate::schema::json::{whole_number, Json};
 use crate::schema::{Field, FieldKind, FormSpec, StringFormat};
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -296,12 +296,7 @@ fn parse_number(t: &str) -> Option<Number> {
     }
     // Rust's float parser also takes "inf" and "NaN"; JSON has neither.
     let f: f64 = parse_f64(t).filter(|f: &f64| f.is_finite())?;
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    if f.fract() == 0.0 && f.abs() <= EXACT {
-        // In range and integral, so the cast is exact.
-        return Some(Number::from(f as i64));
-    }
-    Number::from_f64(f)
+    whole_number(f).or_else(|| Number::from_f64(f))
 }
 
 /// `t` as Rust's `str::parse::<f64>` reads it.

@@ -13,8 +13,7 @@
 //! caller then takes the text way. Nothing here trusts a count or a length: each is checked
 //! against the bytes left, and nesting is bounded.
 
-use super::{Json, Object};
-use serde_json::Number;
+use super::{whole_number, Json, Object};
 use std::borrow::Cow;
 
 /// The snippet gives up deeper than 100 levels; this bounds the reader's own recursion.
@@ -30,9 +29,6 @@ const STRING: u8 = 5;
 const ARRAY: u8 = 6;
 const OBJECT: u8 = 7;
 const NUMBER_TEXT: u8 = 8;
-
-/// 2^53: below it every whole `f64` is written by `JSON.stringify` as its exact digits.
-const EXACT: f64 = 9_007_199_254_740_992.0;
 
 /// The tree of `bytes`, or `None` when they are not one whole value in the encoding.
 pub(super) fn read(bytes: &[u8]) -> Option<Json<'_>> {
@@ -83,7 +79,7 @@ impl<'a> Reader<'a> {
             // serde_json's `From` for signed numbers makes zero and up a `u64`, as its reader
             // does with digits.
             INT => Json::Number(i32::from_le_bytes(self.take()?).into()),
-            FLOAT => Json::Number(whole_f64(f64::from_le_bytes(self.take()?))?),
+            FLOAT => Json::Number(whole_number(f64::from_le_bytes(self.take()?))?),
             STRING => Json::String(self.string()?),
             NUMBER_TEXT => match Json::parse(&self.string()?) {
                 Ok(Json::Number(n)) => Json::Number(n),
@@ -110,13 +106,6 @@ impl<'a> Reader<'a> {
             _ => return None,
         })
     }
-}
-
-/// A whole `f64` below 2^53 as serde_json reads the digits `JSON.stringify` writes for it;
-/// `None` for any other (which the snippet sends as text).
-fn whole_f64(x: f64) -> Option<Number> {
-    // In range and whole, so the conversion is exact.
-    (x.fract() == 0.0 && x.abs() < EXACT).then(|| Number::from(x as i64))
 }
 
 #[cfg(test)]
@@ -198,7 +187,7 @@ mod tests {
         ] {
             let want: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
             assert_eq!(
-                whole_f64(x).map(serde_json::Value::Number),
+                whole_number(x).map(serde_json::Value::Number),
                 Some(want),
                 "{text}"
             );

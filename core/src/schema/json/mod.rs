@@ -209,6 +209,15 @@ impl<'a> Json<'a> {
     }
 }
 
+/// A whole `f64` of at most 2^53 as the whole number it is (zero and up a `u64`, else an
+/// `i64`, as serde_json reads digits); `None` for any other. Up to 2^53 every whole `f64`
+/// is exact, and `JSON.stringify` writes it as its exact digits.
+pub(crate) fn whole_number(x: f64) -> Option<Number> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+                                                // In range and whole, so the cast is exact.
+    (x.fract() == 0.0 && x.abs() <= EXACT).then(|| Number::from(x as i64))
+}
+
 impl<'de> Deserialize<'de> for Json<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(JsonVisitor)
