@@ -369,14 +369,30 @@ export function encodeJson(value, omitUndefinedMembers, keep) {
   return used;
 }
 
+/** A view of all of wasm memory, and the memory it views. */
+let memoryView = null;
+let memoryViewOf = null;
+
+/**
+ * A view of all of `memory` that reaches byte `end`: the one kept while it does, else made
+ * anew. Growing the memory detaches its old buffer (the kept view's length drops to 0), so
+ * the slow `memory.buffer` getter is only read then, not on every call. Keyed on the memory
+ * too: the two wasm modules of the npm package share this snippet, each with its own memory.
+ */
+function memoryBytes(memory, end) {
+  if (memoryViewOf !== memory || memoryView.length < end) {
+    memoryView = new Uint8Array(memory.buffer);
+    memoryViewOf = memory;
+  }
+  return memoryView;
+}
+
 /**
  * Copies the encoding `encodeJson` wrote into `memory` at `ptr` (where wasm has made room
  * for all of it), and lets go of a scratch buffer grown past SCRATCH_KEPT.
  */
 export function takeBytes(memory, ptr) {
-  if (bytes === null || bytes.buffer !== memory.buffer) {
-    bytes = new Uint8Array(memory.buffer);
-  }
+  const bytes = memoryBytes(memory, ptr + used);
   if (used <= 64) {
     for (let i = 0; i < used; i++) {
       bytes[ptr + i] = scratch[i];
@@ -422,8 +438,6 @@ export function refusal() {
   return why;
 }
 
-/** A view of all of wasm memory, made anew once the memory has grown. */
-let bytes = null;
 
 /**
  * Writes what is left of the text as UTF-8 into `memory` at `ptr`, at most `room` bytes (never
@@ -434,11 +448,9 @@ export function takeText(memory, ptr, room) {
   const rest = pendingAt === 0 ? pending : pending.slice(pendingAt);
   let read = 0;
   if (rest.length <= SHORT_TEXT) {
-    if (bytes === null || bytes.buffer !== memory.buffer) {
-      bytes = new Uint8Array(memory.buffer);
-    }
     // ASCII byte for byte; from the first other character on, TextEncoder.
     const n = Math.min(rest.length, room);
+    const bytes = memoryBytes(memory, ptr + n);
     for (; read < n; read++) {
       const unit = rest.charCodeAt(read);
       if (unit > 0x7f) {

@@ -320,3 +320,33 @@ test("compileValidator throws for a refused schema as compileSchema does", () =>
   const schema = { type: "object", properties: { a: { type: "object" } } };
   assert.throws(() => compileValidator(schema), (e) => e instanceof Error && e.path === "/properties/a" && e.name === "SchemaError");
 });
+
+test("two wasm instances sharing the snippet module each get their own values", (t) => {
+  // The npm package's two wasm modules import the same snippet file, so one snippet module
+  // serves two memories: a view of one memory must never be used to write into the other.
+  // A second instance of the core, made as wasm-bindgen's glue makes one, beside the first;
+  // its snippet `require` resolves to the very module the first instance uses.
+  const { mkdtempSync, copyFileSync, symlinkSync, rmSync } = require("node:fs");
+  const os = require("node:os");
+  const twin = mkdtempSync(path.join(os.tmpdir(), "mce-twin-"));
+  t.after(() => rmSync(twin, { recursive: true, force: true }));
+  copyFileSync(path.join(pkg, "mcp_elicit.js"), path.join(twin, "mcp_elicit.js"));
+  symlinkSync(path.join(pkg, "mcp_elicit_bg.wasm"), path.join(twin, "mcp_elicit_bg.wasm"));
+  symlinkSync(path.join(pkg, "snippets"), path.join(twin, "snippets"));
+  const other = require(path.join(twin, "mcp_elicit.js"));
+  assert.notEqual(other.validateContent, validateContent, "a second instance");
+
+  const schema = { type: "object", properties: { name: { type: "string", maxLength: 5 } } };
+  for (let round = 0; round < 3; round++) {
+    assert.deepEqual(validateContent(schema, { name: "Ada" }), { ok: true, content: { name: "Ada" } });
+    assert.equal(other.validateContent(schema, { name: "Grace Hopper" }).ok, false);
+    // A long value grows one instance's memory (its old buffer is detached); the other's
+    // answers stay its own.
+    const long = "x".repeat(200_000 * (round + 1));
+    const big = { type: "object", properties: { note: { type: "string", description: long } } };
+    assert.equal(other.validateContent(big, { note: "hi" }).ok, true);
+    assert.deepEqual(other.validateContent(schema, { name: "Lin" }), { ok: true, content: { name: "Lin" } });
+    assert.equal(validateContent(schema, { name: "Barbara" }).ok, false);
+    assert.equal(validateContent(big, { note: long.slice(0, 70) }).ok, true);
+  }
+});
