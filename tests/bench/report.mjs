@@ -131,9 +131,12 @@ for (const [group, how] of [
 // Render: ours / floor.
 if (browser?.render) {
   for (const r of browser.render) {
+    // With several page loads, the row is the load with the median ratio (browser.mjs).
+    const loads =
+      r.loads?.length > 1 ? `; the median of ${r.loads.length} page loads: ${r.loads.map((x) => `${x.toFixed(2)}×`).join(", ")}` : "";
     add({
       group: "Chromium",
-      what: `render ${r.fields} fields: elicit() to the painted form vs a plain-DOM floor (ours / floor)`,
+      what: `render ${r.fields} fields: elicit() to the painted form vs a plain-DOM floor (ours / floor${loads})`,
       ours: ms(r.ours_ms),
       peer: ms(r.floor_ms),
       ratio: r.ours_ms / r.floor_ms,
