@@ -3,12 +3,14 @@
 //
 //   node tests/bench/browser.mjs [--pages render,validate,init] [--pkg DIR] [--core DIR]
 //                                [--peers DIR] [--out FILE] [--query-render Q]
-//                                [--render-loads N]
+//                                [--loads N]
 //
-// The render page is loaded N times (default 1; scripts/bench asks for 3), each load a fresh
-// page: its ratio moves more between loads than between the runs within one (from 1.35× to
-// 1.54× at 50 fields over three loads in a row), so one load decides nothing at the line.
-// Each size's row is then the load with the median ratio, and `loads` lists every load's.
+// The render and validation pages are each loaded N times (default 1; scripts/bench asks
+// for 3), each load a fresh page: a ratio moves more between loads than between the runs
+// within one (render at 50 fields from 1.35× to 1.54× over three loads in a row; book_table
+// against cfworker from 0.97× to 1.05×), so one load decides nothing near a goal's line.
+// Each row is then the one of the load with the median ratio (for validation, the ratio
+// against cfworker, the goal that is near), and `loads` lists every load's ratio.
 //
 // It serves www/ at /, the browser package (--pkg, default www/pkg: scripts/build-www's
 // output) at /pkg/, the core's JS API built for the web (--core) at /core/, and the peer
@@ -34,7 +36,7 @@ const { values } = parseArgs({
     peers: { type: "string", default: "" },
     out: { type: "string", default: "" },
     "query-render": { type: "string", default: "" },
-    "render-loads": { type: "string", default: "1" },
+    loads: { type: "string", default: "1" },
   },
 });
 
@@ -70,12 +72,12 @@ const browser = await chromium.launchPersistentContext(profile, {
 const results = { chromium: browser.browser()?.version() ?? null };
 let failed = false;
 try {
-  const renderLoads = Math.max(1, Number.parseInt(values["render-loads"], 10) || 1);
-  const loads = { render: [] };
+  const loadCount = Math.max(1, Number.parseInt(values.loads, 10) || 1);
+  const loads = { render: [], validate: [] };
   const runs = values.pages
     .split(",")
     .filter(Boolean)
-    .flatMap((name) => Array(name === "render" ? renderLoads : 1).fill(name));
+    .flatMap((name) => Array(name in loads ? loadCount : 1).fill(name));
   for (const name of runs) {
     const page = await browser.newPage();
     const logs = [];
@@ -97,7 +99,16 @@ try {
     }
     await page.close();
   }
-  if (loads.render.length > 0) results.render = medianLoad(loads.render);
+  if (loads.render.length > 0) results.render = medianLoad(loads.render, (r) => r.ratio);
+  if (loads.validate.length > 0) {
+    results.validate = {
+      ...loads.validate[0],
+      rows: medianLoad(
+        loads.validate.map((v) => v.rows),
+        (r) => r.cfworker_ns / r.ours_ns,
+      ),
+    };
+  }
 } finally {
   await browser.close();
   server.close();
@@ -105,14 +116,14 @@ try {
 }
 
 /**
- * Per size, the row of the load whose ratio is the median (the lower middle one for an even
- * count), with every load's ratio in `loads`, in load order.
+ * Row by row, the row of the load whose `ratio(row)` is the median (the lower middle one
+ * for an even count), with every load's ratio in `loads`, in load order.
  */
-function medianLoad(perLoad) {
-  return perLoad[0].map((row, i) => {
+function medianLoad(perLoad, ratio) {
+  return perLoad[0].map((_, i) => {
     const rows = perLoad.map((load) => load[i]);
-    const sorted = [...rows].sort((a, b) => a.ratio - b.ratio);
-    return { ...sorted[(sorted.length - 1) >> 1], loads: rows.map((r) => r.ratio) };
+    const sorted = [...rows].sort((a, b) => ratio(a) - ratio(b));
+    return { ...sorted[(sorted.length - 1) >> 1], loads: rows.map((r) => +ratio(r).toFixed(2)) };
   });
 }
 

@@ -64,6 +64,11 @@ function add({ group, what, ours, peer, ratio, goal, goalUnit, value }) {
   });
 }
 
+/** With several page loads, a row is the load with the median ratio (browser.mjs): each load's. */
+function ofLoads(r) {
+  return r.loads?.length > 1 ? `; the median of ${r.loads.length} page loads: ${r.loads.map((x) => `${x.toFixed(2)}×`).join(", ")}` : "";
+}
+
 function validationRows(env, result) {
   if (!result) {
     missing.push(`validation (${env})`);
@@ -74,7 +79,7 @@ function validationRows(env, result) {
     const how = once ? "validateContent (compile + validate)" : "compiled handle, validate again";
     add({
       group: env,
-      what: `${r.case}: ${how} vs ${once ? "" : "a reused "}@cfworker/json-schema`,
+      what: `${r.case}: ${how} vs ${once ? "" : "a reused "}@cfworker/json-schema${ofLoads(r)}`,
       ours: time(r.ours_ns),
       peer: time(r.cfworker_ns),
       ratio: r.cfworker_ns / r.ours_ns,
@@ -131,12 +136,9 @@ for (const [group, how] of [
 // Render: ours / floor.
 if (browser?.render) {
   for (const r of browser.render) {
-    // With several page loads, the row is the load with the median ratio (browser.mjs).
-    const loads =
-      r.loads?.length > 1 ? `; the median of ${r.loads.length} page loads: ${r.loads.map((x) => `${x.toFixed(2)}×`).join(", ")}` : "";
     add({
       group: "Chromium",
-      what: `render ${r.fields} fields: elicit() to the painted form vs a plain-DOM floor (ours / floor${loads})`,
+      what: `render ${r.fields} fields: elicit() to the painted form vs a plain-DOM floor (ours / floor)${ofLoads(r)}`,
       ours: ms(r.ours_ms),
       peer: ms(r.floor_ms),
       ratio: r.ours_ms / r.floor_ms,
