@@ -11,7 +11,8 @@
 //!
 //! Anything malformed (which the snippet does not write) makes the reader decline, and the
 //! caller then takes the text way. Nothing here trusts a count or a length: each is checked
-//! against the bytes left, and nesting is bounded.
+//! against the bytes left, and nesting is bounded. An object's keys are taken as distinct,
+//! as JS keeps them ([`Object::from_distinct_members`]).
 
 use super::{whole_number, Json, Object};
 use std::borrow::Cow;
@@ -101,7 +102,7 @@ impl<'a> Reader<'a> {
                     let key = self.string()?;
                     members.push((key, self.value(depth + 1)?));
                 }
-                Json::Object(Object::from_members(members))
+                Json::Object(Object::from_distinct_members(members))
             }
             _ => return None,
         })
