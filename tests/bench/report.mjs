@@ -57,7 +57,11 @@ function add({ group, what, ours, peer, ratio, goal, goalUnit, value }) {
     what,
     ours,
     peer: peer ?? "—",
-    ratio: ratio == null ? "—" : `${ratio >= 10 ? ratio.toFixed(1) : ratio >= 1 ? ratio.toFixed(2) : ratio.toPrecision(2)}×`,
+    // Below 1, three digits: a ratio of 0.998 must not print as "1.0×" beside a goal of 1×.
+    ratio:
+      ratio == null
+        ? "—"
+        : `${ratio >= 10 ? ratio.toFixed(1) : ratio >= 1 ? ratio.toFixed(2) : ratio >= 0.1 ? ratio.toPrecision(3) : ratio.toPrecision(2)}×`,
     ratio_value: ratio ?? null,
     goal: goalText(goal, goalUnit),
     met: ok === null ? "—" : ok ? "yes" : "no",
