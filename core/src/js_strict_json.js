@@ -438,7 +438,6 @@ export function refusal() {
   return why;
 }
 
-
 /**
  * Writes what is left of the text as UTF-8 into `memory` at `ptr`, at most `room` bytes (never
  * half a character), and answers how many bytes it wrote. Not wasm-bindgen's own string

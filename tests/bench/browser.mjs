@@ -72,7 +72,10 @@ const browser = await chromium.launchPersistentContext(profile, {
 const results = { chromium: browser.browser()?.version() ?? null };
 let failed = false;
 try {
-  const loadCount = Math.max(1, Number.parseInt(values.loads, 10) || 1);
+  const loadCount = Number(values.loads);
+  if (!Number.isInteger(loadCount) || loadCount < 1) {
+    throw new Error(`--loads must be a whole number of 1 or more, not ${JSON.stringify(values.loads)}`);
+  }
   const loads = { render: [], validate: [] };
   const runs = values.pages
     .split(",")
@@ -99,7 +102,8 @@ try {
     }
     await page.close();
   }
-  if (loads.render.length > 0) results.render = medianLoad(loads.render, (r) => r.ratio);
+  // The ratios the report prints: ours / floor from the row's times, cfworker / ours.
+  if (loads.render.length > 0) results.render = medianLoad(loads.render, (r) => r.ours_ms / r.floor_ms);
   if (loads.validate.length > 0) {
     results.validate = {
       ...loads.validate[0],
@@ -123,7 +127,7 @@ function medianLoad(perLoad, ratio) {
   return perLoad[0].map((_, i) => {
     const rows = perLoad.map((load) => load[i]);
     const sorted = [...rows].sort((a, b) => ratio(a) - ratio(b));
-    return { ...sorted[(sorted.length - 1) >> 1], loads: rows.map((r) => +ratio(r).toFixed(2)) };
+    return { ...sorted[(sorted.length - 1) >> 1], loads: rows.map(ratio) };
   });
 }
 

@@ -340,8 +340,8 @@ test("two wasm instances sharing the snippet module each get their own values", 
   for (let round = 0; round < 3; round++) {
     assert.deepEqual(validateContent(schema, { name: "Ada" }), { ok: true, content: { name: "Ada" } });
     assert.equal(other.validateContent(schema, { name: "Grace Hopper" }).ok, false);
-    // A long value grows one instance's memory (its old buffer is detached); the other's
-    // answers stay its own.
+    // A long value grows the memory of the instance reading it (its old buffer is
+    // detached); each instance's answers stay its own.
     const long = "x".repeat(200_000 * (round + 1));
     const big = { type: "object", properties: { note: { type: "string", description: long } } };
     assert.equal(other.validateContent(big, { note: "hi" }).ok, true);
@@ -349,4 +349,22 @@ test("two wasm instances sharing the snippet module each get their own values", 
     assert.equal(validateContent(schema, { name: "Barbara" }).ok, false);
     assert.equal(validateContent(big, { note: long.slice(0, 70) }).ok, true);
   }
+});
+
+test("a Proxy whose ownKeys repeats a key is refused, never read with the key twice", () => {
+  // The encoding's reader takes an object's keys as distinct (Object.keys never repeats
+  // one): the language refuses such a Proxy before the walk could write its key twice.
+  const schema = { type: "object", properties: { a: { type: "string" } } };
+  const twice = new Proxy(
+    { a: "x" },
+    {
+      ownKeys: () => ["a", "a"],
+      getOwnPropertyDescriptor: () => ({ value: "x", enumerable: true, configurable: true, writable: true }),
+    },
+  );
+  const result = validateContent(schema, twice);
+  assert.equal(result.ok, false);
+  assert.equal(result.errors[0].code, "type");
+  assert.match(result.errors[0].message, /^The answer is not JSON: .*duplicate/);
+  assert.throws(() => compileSchema(new Proxy({ type: "object" }, { ownKeys: () => ["type", "type"] })), /duplicate/);
 });
