@@ -107,6 +107,17 @@ try {
   );
   check(pageErrors.length === 0, `no page errors${pageErrors.length ? ": " + pageErrors.join(" | ") : ""}`);
 
+  // Both entries in one page: one snippet module, two wasm memories (both.js).
+  await page.goto(`${url}both.html`);
+  await page.waitForFunction(() => window.bothChecks !== undefined);
+  const both = await page.evaluate(() => window.bothChecks);
+  const round = ['ok {"name":"Ada"}', "refused maxLength", 'ok {"note":"hi"}', 'ok {"name":"Lin"}', 'ok {"note":"yo"}', "refused maxLength"];
+  check(
+    both.error === undefined && JSON.stringify(both.answers) === JSON.stringify([...round, ...round, ...round]),
+    `mcp-elicit and mcp-elicit/client in one page, sharing the snippet, each answer their own values: ${JSON.stringify(both)}`,
+  );
+  check(pageErrors.length === 0, `no page errors on the page with both entries${pageErrors.length ? ": " + pageErrors.join(" | ") : ""}`);
+
   // mcp-elicit/inline, bundled with no esbuild options: init() needs no URL and no file.
   await page.goto(`${url}inline.html`);
   await page.locator("#slot input[name=name]").fill("Grace");

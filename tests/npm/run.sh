@@ -26,7 +26,7 @@ cp "$here/app/package.json" "$here/app/package-lock.json" "$here/app/index.html"
   "$here/app/main.js" "$here/app/types.ts" "$here/app/tsconfig.json" \
   "$here/app/sdk.html" "$here/app/sdk.js" "$here/app/sdk-types.ts" "$here/app/tsconfig.sdk.json" \
   "$here/app/inline.html" "$here/app/inline.js" "$here/app/client.html" "$here/app/client.js" \
-  "$here/app/client-inline.html" "$here/app/client-inline.js" \
+  "$here/app/client-inline.html" "$here/app/client-inline.js" "$here/app/both.html" "$here/app/both.js" \
   "$here/drive.mjs" "$here/drive-sdk.mjs" "$here/serve.mjs" "$app/"
 cd "$app"
 
@@ -58,6 +58,12 @@ npm run --silent typecheck
 echo "[npm test] esbuild"
 npm run --silent build
 ls -l dist
+# Both entries in one bundle share the snippets: the value crossing's takeBytes once.
+shared=$(grep -c "function takeBytes(" dist/both.js || true)
+if [ "$shared" != 1 ]; then
+  echo "[npm test] dist/both.js holds the value crossing's snippet $shared times, not once" >&2
+  exit 1
+fi
 echo "[npm test] esbuild, no options: mcp-elicit/inline and mcp-elicit/client/inline"
 npm run --silent build:inline
 ls -l dist-inline
