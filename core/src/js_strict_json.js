@@ -256,8 +256,7 @@ function encode(v, depth, copy, omit) {
         used += 9;
         return v;
       }
-      room(1);
-      scratch[used++] = NUMBER_TEXT;
+      scratch[used++] = NUMBER_TEXT; // room(9) above holds it; writeString makes its own
       writeString(String(v));
       return v;
     case "object":
@@ -460,7 +459,7 @@ export function takeText(memory, ptr, room) {
   }
   let written = read;
   if (read < rest.length && written < room) {
-    const view = new Uint8Array(memory.buffer, ptr + written, room - written);
+    const view = memoryBytes(memory, ptr + room).subarray(ptr + written, ptr + room);
     const more = encoder.encodeInto(read === 0 ? rest : rest.slice(read), view);
     read += more.read;
     written += more.written;
