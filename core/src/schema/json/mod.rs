@@ -225,8 +225,8 @@ impl<'a> Json<'a> {
 /// `i64`, as serde_json reads digits); `None` for any other. Up to 2^53 every whole `f64`
 /// is exact, and `JSON.stringify` writes it as its exact digits.
 pub(crate) fn whole_number(x: f64) -> Option<Number> {
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-                                                // In range and whole, so the cast is exact.
+    // 2^53. A whole `f64` within it casts to `i64` exactly.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     (x.fract() == 0.0 && x.abs() <= EXACT).then(|| Number::from(x as i64))
 }
 
