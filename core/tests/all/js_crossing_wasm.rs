@@ -4,8 +4,8 @@
 //! refused, and in which words, stays the text way's.
 #![cfg(target_arch = "wasm32")]
 
-use crate::js_values::{get, stringify};
-use js_sys::{Array, Reflect, JSON};
+use crate::js_values::{get, js, stringify};
+use js_sys::{Array, Reflect};
 use mcp_elicit::js::{json_from_js, json_from_js_each_way, validate_content_js, UndefinedMembers};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -183,7 +183,7 @@ fn what_the_encoding_is_not_sure_of_goes_the_text_way() {
     assert!(encoded.is_some());
     assert_eq!(encoded.as_ref(), text.as_ref().ok());
     // An undefined member is refused the text way, or left out by the encoding.
-    let undefined_member = JSON::parse(r#"{"a":1}"#).unwrap_or(JsValue::NULL);
+    let undefined_member = js(r#"{"a":1}"#);
     let _ = Reflect::set(&undefined_member, &"b".into(), &JsValue::UNDEFINED);
     let (encoded, text) = json_from_js_each_way(&undefined_member, UndefinedMembers::Refuse);
     assert_eq!(encoded, None);
@@ -234,10 +234,9 @@ fn accepted_content_is_the_value_as_json_reads_it_back() {
             json_from_js(&content, UndefinedMembers::Refuse)
         );
     }
-    let minus_zero = JSON::parse(r#"{"n":0}"#).unwrap_or(JsValue::NULL);
+    let minus_zero = js(r#"{"n":0}"#);
     let _ = Reflect::set(&minus_zero, &"n".into(), &JsValue::from_f64(-0.0));
-    let schema = JSON::parse(r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#)
-        .unwrap_or(JsValue::NULL);
+    let schema = js(r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#);
     let result = validate_content_js(schema, minus_zero).unwrap_or(JsValue::NULL);
     let n = get(&get(&result, "content"), "n")
         .as_f64()
@@ -252,10 +251,8 @@ fn a_getter_that_calls_the_api_again_spoils_nothing() {
     let inner = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let answers = inner.clone();
     let call_again = Closure::<dyn FnMut()>::new(move || {
-        let schema = JSON::parse(r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#)
-            .unwrap_or(JsValue::NULL);
-        let content = JSON::parse(r#"{"n":7}"#).unwrap_or(JsValue::NULL);
-        let answer = validate_content_js(schema, content).unwrap_or(JsValue::NULL);
+        let schema = js(r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#);
+        let answer = validate_content_js(schema, js(r#"{"n":7}"#)).unwrap_or(JsValue::NULL);
         answers.borrow_mut().push(stringify(&answer));
     });
     let schema = with_getter(call_again.as_ref().unchecked_ref());
@@ -265,8 +262,7 @@ fn a_getter_that_calls_the_api_again_spoils_nothing() {
     });
     assert_eq!(encoded, Some(want.clone()));
     assert_eq!(text, Ok(want));
-    let content = JSON::parse(r#"{"a":"x"}"#).unwrap_or(JsValue::NULL);
-    let answer = validate_content_js(schema, content).unwrap_or(JsValue::NULL);
+    let answer = validate_content_js(schema, js(r#"{"a":"x"}"#)).unwrap_or(JsValue::NULL);
     assert_eq!(stringify(&answer), r#"{"ok":true,"content":{"a":"x"}}"#);
     let inner = inner.borrow();
     // Read once by the encoding and twice by the text way (its check, then JSON.stringify),
