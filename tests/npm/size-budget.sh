@@ -26,10 +26,12 @@ set -euo pipefail
 #   section, no demo app, the browser's own URL instead of the url and idna crates, the
 #   core's own `\p{..}` table and RFC 3339 reader, one merge sort. It was 441 KB with
 #   McpClient inside.
-# - "mcp-elicit/client": the whole client, 429 KB reached.
+# - "mcp-elicit/client": the whole client, 429 KB reached; 6.4 KB more (2026-12-06) for
+#   the wasm32 inline threshold in .cargo/config.toml, weighed against 11-14% faster
+#   validation.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
 MAX_LIBRARY_GZIP_BYTES=245000
-MAX_CLIENT_GZIP_BYTES=435000
+MAX_CLIENT_GZIP_BYTES=442000
 
 pkg=${1:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}
 json_out=""
