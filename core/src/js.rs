@@ -19,7 +19,7 @@
 //! each `validate` crosses only the content.
 
 use crate::js_text;
-use crate::schema::json::Json;
+use crate::schema::json::{Json, WORDS};
 use crate::schema::{compile_json, FormSpec, Purpose, SchemaError};
 use crate::validate::{check_content, ErrorCode, FieldError};
 use serde_json::Value;
@@ -225,6 +225,9 @@ pub fn json_from_js(value: &JsValue, undefined: UndefinedMembers) -> Result<Valu
 /// The encoding is the fast way: no JSON text is written in JS or read in wasm, and
 /// nothing is walked twice. The text way decides everything else, so what is refused, and
 /// in which words, is the same either way.
+///
+/// The encoding is written straight into `bytes`, a buffer this module keeps between
+/// crossings (`SPARE_BYTES`), when it fits.
 #[derive(Default)]
 struct Crossing {
     bytes: Vec<u8>,
@@ -239,10 +242,12 @@ impl Crossing {
         keep: Keep,
     ) -> Result<Json<'_>, String> {
         let Crossing { bytes, text } = self;
-        if let Some(encoded) = encoded_from_js(value, undefined, keep) {
-            *bytes = encoded;
+        if bytes.is_empty() {
+            *bytes = SPARE_BYTES.take();
+        }
+        if let Some(len) = encoded_from_js(value, undefined, keep, bytes) {
             // The snippet writes nothing the reader declines; were it to, the text way decides.
-            if let Some(json) = Json::from_bytes(bytes) {
+            if let Some(json) = bytes.get(..len).and_then(Json::from_bytes) {
                 return Ok(json);
             }
         }
@@ -251,31 +256,69 @@ impl Crossing {
     }
 }
 
+impl Drop for Crossing {
+    /// Keeps the buffer for the next crossing, unless it grew past [`SPARE_KEPT`].
+    fn drop(&mut self) {
+        if self.bytes.len() <= SPARE_KEPT {
+            SPARE_BYTES.set(std::mem::take(&mut self.bytes));
+        }
+    }
+}
+
+/// The room the first crossing's buffer has: the encoding of a typical schema is some 300
+/// bytes, of a 50-field one some 7 KB (which then grows the buffer once).
+const FIRST_ROOM: usize = 4096;
+
+/// The longest buffer kept between crossings: 64 KB, the same bound as the snippet's own.
+/// A longer value's buffer is let go of once it is read.
+const SPARE_KEPT: usize = 1 << 16;
+
 /// The text way's tree of the text the snippet wrote.
 fn json_of_text(text: &str) -> Result<Json<'_>, String> {
     Json::parse(text).map_err(|e| unreadable(&e))
 }
 
-/// The snippet's encoding of a host's value copied into wasm, or `None` when the snippet
+/// The snippet's encoding of a host's value written into `bytes` (replaced by a longer
+/// buffer when it does not fit): the length of the encoding, or `None` when the snippet
 /// leaves the value to the text way.
-fn encoded_from_js(value: &JsValue, undefined: UndefinedMembers, keep: Keep) -> Option<Vec<u8>> {
-    let len = encode_json(
-        value,
-        undefined == UndefinedMembers::Omit,
-        keep == Keep::ForAccepted,
-    );
+fn encoded_from_js(
+    value: &JsValue,
+    undefined: UndefinedMembers,
+    keep: Keep,
+    bytes: &mut Vec<u8>,
+) -> Option<usize> {
+    WORDS_SENT.with(|_| ());
+    if bytes.is_empty() {
+        *bytes = zeroed(FIRST_ROOM).ok()?;
+    }
+    // The snippet writes at most `bytes.len()` bytes into the vector's own bytes, through a
+    // view of wasm memory; the vector is borrowed here, so no call the walk makes into
+    // wasm can take that memory.
+    let len = WASM_MEMORY.with(|memory| {
+        encode_json(
+            value,
+            undefined == UndefinedMembers::Omit,
+            keep == Keep::ForAccepted,
+            memory,
+            bytes.as_mut_ptr() as u32,
+            bytes.len() as u32,
+        )
+    });
     if len < 0.0 {
         return None;
     }
-    // The snippet copies exactly `len` bytes into the vector's own bytes, and nothing
-    // allocates meanwhile. Memory that cannot be had sends the value the text way (whose
-    // text may be shorter), not to a trap.
-    let Ok(mut bytes) = zeroed(len as usize) else {
-        drop_bytes();
-        return None;
-    };
-    WASM_MEMORY.with(|memory| take_bytes(memory, bytes.as_mut_ptr() as u32));
-    Some(bytes)
+    let len = len as usize;
+    if len > bytes.len() {
+        // Waiting in the snippet. Memory that cannot be had sends the value the text way
+        // (whose text may be shorter), not to a trap.
+        let Ok(longer) = zeroed(len) else {
+            drop_bytes();
+            return None;
+        };
+        *bytes = longer;
+        WASM_MEMORY.with(|memory| take_bytes(memory, bytes.as_mut_ptr() as u32));
+    }
+    Some(len)
 }
 
 /// `len` zero bytes, or why not in words: running out of memory must not trap the module.
@@ -307,8 +350,13 @@ pub fn json_from_js_each_way(
     value: &JsValue,
     undefined: UndefinedMembers,
 ) -> (Option<Value>, Result<Value, String>) {
-    let encoded = encoded_from_js(value, undefined, Keep::No)
-        .and_then(|bytes| Json::from_bytes(&bytes).map(|json| json.to_value()));
+    let mut bytes = Vec::new();
+    let encoded = encoded_from_js(value, undefined, Keep::No, &mut bytes).and_then(|len| {
+        bytes
+            .get(..len)
+            .and_then(Json::from_bytes)
+            .map(|json| json.to_value())
+    });
     let text = text_from_js(value, undefined, Keep::No)
         .and_then(|text| json_of_text(&text).map(|json| json.to_value()));
     (encoded, text)
@@ -385,6 +433,16 @@ thread_local! {
     /// This instance's memory as a JS value, fetched once: `wasm_bindgen::memory()` is a
     /// call into JS and a slot of the JS-value table taken and freed on every copy.
     static WASM_MEMORY: JsValue = wasm_bindgen::memory();
+
+    /// The buffer crossings write their encoding into, kept between them (see [`Crossing`]).
+    /// A crossing takes it, so one that starts meanwhile (a getter calling the API again)
+    /// has its own.
+    static SPARE_BYTES: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+
+    /// The snippet's copy of the words it writes by number ([`WORDS`]), sent before this
+    /// module's first encoding: the list has one home, and the snippet checks that every
+    /// module sharing it sends the same one.
+    static WORDS_SENT: () = set_words(&WORDS.join(" "));
 }
 
 /// Words for text the engine wrote that serde_json cannot read (not expected to happen).
@@ -397,17 +455,30 @@ fn unreadable(e: &serde_json::Error) -> String {
 // would throw EvalError there. wasm-bindgen copies it into the package's `snippets/`.
 #[wasm_bindgen(module = "/src/js_strict_json.js")]
 extern "C" {
-    /// Writes the value in the snippet's compact encoding, kept there for [`take_bytes`]:
-    /// its length in bytes, or -1 when the value is to go by [`strict_json`]; never throws.
-    /// With `keep`, the snippet also keeps the value as JSON reads back for [`accepted`].
+    /// Writes the value in the snippet's compact encoding into `memory` at `at`, where
+    /// there is `room` bytes: its length in bytes (longer than `room`: waiting in the
+    /// snippet for [`take_bytes`]), or -1 when the value is to go by [`strict_json`]; never
+    /// throws. With `keep`, the snippet also keeps the value as JSON reads back for
+    /// [`accepted`].
     #[wasm_bindgen(js_name = encodeJson)]
-    fn encode_json(value: &JsValue, omit_undefined_members: bool, keep: bool) -> f64;
+    fn encode_json(
+        value: &JsValue,
+        omit_undefined_members: bool,
+        keep: bool,
+        memory: &JsValue,
+        at: u32,
+        room: u32,
+    ) -> f64;
 
-    /// Copies the encoding the last `encodeJson` wrote into `memory` at `ptr`.
+    /// Gives the snippet the words it may write by number, joined by spaces; never throws.
+    #[wasm_bindgen(js_name = setWords)]
+    fn set_words(words: &str);
+
+    /// Copies the encoding the last `encodeJson` left waiting into `memory` at `ptr`.
     #[wasm_bindgen(js_name = takeBytes)]
     fn take_bytes(memory: &JsValue, ptr: u32);
 
-    /// Forgets the encoding the last `encodeJson` wrote (wasm had no room for it).
+    /// Forgets the encoding the last `encodeJson` left waiting (wasm had no room for it).
     #[wasm_bindgen(js_name = dropBytes)]
     fn drop_bytes();
 

@@ -113,9 +113,11 @@ function inNode() {
 // The encoding, every count and length a u32 and every number little-endian:
 //   0 null · 1 false · 2 true · 3 an int32 (4 bytes)
 //   4 a whole number below 2^53 that is no int32 (an f64, 8 bytes)
-//   5 a string: its UTF-8 length, then its UTF-8
+//   5 a string: its UTF-8 length, then its UTF-8; or, for a word (below), 2^31 + its place
+//     in the list and nothing more
 //   6 an array: its length, then its elements
-//   7 an object: its member count, then per member its key (UTF-8 length, UTF-8), its value
+//   7 an object: its member count, then per member its key (written as a string's length
+//     and UTF-8, or as a word), its value
 //   8 any other number: the length of its JSON text, then the text (`String(v)`, which is
 //     what JSON.stringify writes), read in wasm as the text way reads it; so a number is
 //     read alike whichever way its value crossed, even where serde_json's reading of a
@@ -133,11 +135,20 @@ const NUMBER_TEXT = 8;
 /** What `encode` throws to give up (a value the text way is to take). */
 const GIVE_UP = Symbol("give up");
 
-/** The encoding being written, and how much of it is. Kept at most SCRATCH_KEPT bytes between calls. */
+// The encoding is written where wasm asks, in its own memory (`out` is then a view of
+// all of it), for as long as it fits in the room wasm gave; a longer one moves to
+// `scratch`, kept there until wasm has room for it (`takeBytes`).
+/** A buffer of this module's own, kept at most SCRATCH_KEPT bytes between calls. */
 const SCRATCH_KEPT = 1 << 16;
 let scratch = new Uint8Array(4096);
 let scratchView = new DataView(scratch.buffer);
+/** Where the encoding is being written (wasm memory or `scratch`), and a DataView of it. */
+let out = scratch;
+let outView = scratchView;
+/** In `out`: where the encoding starts, where it has got to, and where its room ends. */
+let start = 0;
 let used = 0;
+let end = 0;
 /** The objects and arrays `encode` is inside, outermost first (let go of as it leaves them). */
 const walking = [];
 /** Whether `encodeJson` is walking a value. */
@@ -145,25 +156,90 @@ let encoding = false;
 
 /** Makes room for `more` bytes after `used`. */
 function room(more) {
-  const need = used + more;
-  if (need > scratch.length) {
-    const grown = new Uint8Array(Math.max(need, scratch.length * 2));
-    grown.set(scratch.subarray(0, used));
-    scratch = grown;
-    scratchView = new DataView(grown.buffer);
+  if (used + more > end) {
+    moveToScratch(used + more - start);
   }
 }
 
+/**
+ * Moves what is written to the start of `scratch`, grown to `need` bytes at least, and
+ * writes on there. Gives up when wasm memory grew during the walk (a getter called into
+ * wasm): what was written in place went nowhere, and the view is empty now.
+ */
+function moveToScratch(need) {
+  if (out.length === 0) {
+    throw GIVE_UP;
+  }
+  const length = used - start;
+  if (need > scratch.length) {
+    const grown = new Uint8Array(Math.max(need, scratch.length * 2));
+    grown.set(out.subarray(start, used));
+    scratch = grown;
+    scratchView = new DataView(grown.buffer);
+  } else if (out !== scratch) {
+    scratch.set(out.subarray(start, used));
+  }
+  out = scratch;
+  outView = scratchView;
+  start = 0;
+  used = length;
+  end = scratch.length;
+}
+
 function u32At(at, n) {
-  scratchView.setUint32(at, n, true);
+  outView.setUint32(at, n, true);
+}
+
+/** A string's length from here on is a word's place in `words`. */
+const WORD = 2 ** 31;
+/** The longest string written in full: its UTF-8 length stays below WORD. */
+const LONGEST_STRING = Math.floor((WORD - 1) / 3);
+/** The words written by number (WORDS in core/src/schema/json/bytes.rs), by their text. */
+let words = new Map();
+/** The list `words` was made from, as sent; null before the first `setWords`. */
+let wordsSent = null;
+/** The longest word: a longer string is not looked up. */
+let longestWord = 0;
+
+/**
+ * Takes the words that wasm reads by number, joined by spaces; sent by each module once,
+ * before its first `encodeJson`. Modules sharing this snippet (the npm package's two) send
+ * the same list; should one send another (a mixed build), no string is written by number
+ * any more, which every reader reads. Never throws.
+ */
+export function setWords(text) {
+  if (wordsSent === null) {
+    wordsSent = text;
+    const list = text.split(" ");
+    words = new Map(list.map((word, place) => [word, place]));
+    longestWord = list.reduce((longest, word) => Math.max(longest, word.length), 0);
+  } else if (text !== wordsSent) {
+    words = new Map();
+    longestWord = 0;
+  }
 }
 
 /** Whether `isWellFormed` is there to check a string before TextEncoder writes it. */
 const wellFormed = typeof String.prototype.isWellFormed === "function";
 
-/** Writes `s`'s UTF-8 length and its UTF-8; gives up on a lone surrogate. */
+/**
+ * Writes `s`'s UTF-8 length and its UTF-8, or its place when it is a word; gives up on a
+ * lone surrogate, and on a string so long its UTF-8 length might reach WORD.
+ */
 function writeString(s) {
   const len = s.length;
+  if (len <= longestWord) {
+    const word = words.get(s);
+    if (word !== undefined) {
+      room(4);
+      u32At(used, WORD + word);
+      used += 4;
+      return;
+    }
+  }
+  if (len > LONGEST_STRING) {
+    throw GIVE_UP;
+  }
   room(len * 3 + 4);
   const at = used;
   let j = at + 4;
@@ -171,20 +247,20 @@ function writeString(s) {
     if (!s.isWellFormed()) {
       throw GIVE_UP;
     }
-    j += encoder.encodeInto(s, scratch.subarray(j)).written;
+    j += encoder.encodeInto(s, out.subarray(j, end)).written;
   } else {
-    const out = scratch;
+    const o = out;
     for (let i = 0; i < len; i++) {
       let c = s.charCodeAt(i);
       if (c < 0x80) {
-        out[j++] = c;
+        o[j++] = c;
       } else if (c < 0x800) {
-        out[j++] = 0xc0 | (c >> 6);
-        out[j++] = 0x80 | (c & 0x3f);
+        o[j++] = 0xc0 | (c >> 6);
+        o[j++] = 0x80 | (c & 0x3f);
       } else if (c < 0xd800 || c > 0xdfff) {
-        out[j++] = 0xe0 | (c >> 12);
-        out[j++] = 0x80 | ((c >> 6) & 0x3f);
-        out[j++] = 0x80 | (c & 0x3f);
+        o[j++] = 0xe0 | (c >> 12);
+        o[j++] = 0x80 | ((c >> 6) & 0x3f);
+        o[j++] = 0x80 | (c & 0x3f);
       } else {
         const low = s.charCodeAt(i + 1);
         if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) {
@@ -192,10 +268,10 @@ function writeString(s) {
         }
         i++;
         c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-        out[j++] = 0xf0 | (c >> 18);
-        out[j++] = 0x80 | ((c >> 12) & 0x3f);
-        out[j++] = 0x80 | ((c >> 6) & 0x3f);
-        out[j++] = 0x80 | (c & 0x3f);
+        o[j++] = 0xf0 | (c >> 18);
+        o[j++] = 0x80 | ((c >> 12) & 0x3f);
+        o[j++] = 0x80 | ((c >> 6) & 0x3f);
+        o[j++] = 0x80 | (c & 0x3f);
       }
     }
   }
@@ -231,32 +307,32 @@ function encode(v, depth, copy, omit) {
   switch (typeof v) {
     case "string":
       room(1);
-      scratch[used++] = STRING;
+      out[used++] = STRING;
       writeString(v);
       return v;
     case "boolean":
       room(1);
-      scratch[used++] = v ? TRUE : FALSE;
+      out[used++] = v ? TRUE : FALSE;
       return v;
     case "number":
       room(9);
       if ((v | 0) === v) {
-        scratch[used] = INT;
-        scratchView.setInt32(used + 1, v, true);
+        out[used] = INT;
+        outView.setInt32(used + 1, v, true);
         used += 5;
         return v + 0; // -0 is written 0
       }
       if (!Number.isFinite(v)) {
-        scratch[used++] = NULL;
+        out[used++] = NULL;
         return null;
       }
       if (Number.isInteger(v) && Math.abs(v) < EXACT) {
-        scratch[used] = FLOAT;
-        scratchView.setFloat64(used + 1, v, true);
+        out[used] = FLOAT;
+        outView.setFloat64(used + 1, v, true);
         used += 9;
         return v;
       }
-      scratch[used++] = NUMBER_TEXT; // room(9) above holds it; writeString makes its own
+      out[used++] = NUMBER_TEXT; // room(9) above holds it; writeString makes its own
       writeString(String(v));
       return v;
     case "object":
@@ -266,7 +342,7 @@ function encode(v, depth, copy, omit) {
   }
   if (v === null) {
     room(1);
-    scratch[used++] = NULL;
+    out[used++] = NULL;
     return null;
   }
   if (depth >= MAX_DEPTH || typeof v.toJSON === "function") {
@@ -287,19 +363,19 @@ function encode(v, depth, copy, omit) {
     if (typeof length !== "number" || !(length >= 0 && length <= 0xffffffff) || length % 1 !== 0) {
       throw GIVE_UP;
     }
-    scratch[at] = ARRAY;
+    out[at] = ARRAY;
     u32At(at + 1, length);
     used += 5;
-    const out = copy ? [] : undefined;
+    const copied = copy ? [] : undefined;
     for (let i = 0; i < length; i++) {
       // An undefined element (or hole) gives up: the text way refuses it.
       const item = encode(v[i], depth + 1, copy, omit);
       if (copy) {
-        put(out, i, item);
+        put(copied, i, item);
       }
     }
     walking[depth] = undefined;
-    return out;
+    return copied;
   }
   // A plain object, or one without a prototype; not one JSON.stringify reads by its
   // internal slots (a boxed boolean, number or string, even with its prototype changed,
@@ -315,9 +391,10 @@ function encode(v, depth, copy, omit) {
   ) {
     throw GIVE_UP;
   }
-  scratch[at] = OBJECT;
+  out[at] = OBJECT;
+  const countAt = at + 1 - start;
   used += 5;
-  const out = copy ? {} : undefined;
+  const copied = copy ? {} : undefined;
   let count = 0;
   for (const key of Object.keys(v)) {
     const member = v[key];
@@ -327,49 +404,78 @@ function encode(v, depth, copy, omit) {
     writeString(key);
     const item = encode(member, depth + 1, copy, omit);
     if (copy) {
-      put(out, key, item);
+      put(copied, key, item);
     }
     count++;
   }
-  u32At(at + 1, count);
+  // Where the count goes, from the start: the members may have moved the encoding.
+  u32At(start + countAt, count);
   walking[depth] = undefined;
-  return out;
+  return copied;
 }
 
 /**
- * Writes `value` in the encoding above, kept for `takeBytes`: answers its length in bytes,
- * or -1 when the value is to go by `strictJson` (which then says whether it is JSON at all).
- * With `keep`, the value as JSON would read back is kept for `accepted`. Never throws.
+ * Writes `value` in the encoding above into `memory` at `at`, where wasm has `room` bytes
+ * for it, and answers its length in bytes. A longer one (more than `room`) waits in this
+ * module for `takeBytes` or `dropBytes`. Answers -1 when the value is to go by `strictJson`
+ * (which then says whether it is JSON at all). With `keep`, the value as JSON would read
+ * back is kept for `accepted`. Never throws.
  */
-export function encodeJson(value, omitUndefinedMembers, keep) {
+export function encodeJson(value, omitUndefinedMembers, keep, memory, at, room) {
   kept = undefined;
   keptValue = undefined;
   // A getter or Proxy trap the walk runs may call the API again: that call goes the text
-  // way, and leaves the scratch buffer to this one.
+  // way, and leaves the buffers to this one.
   if (encoding) {
     return -1;
   }
   encoding = true;
-  used = 0;
   let copy;
   try {
+    out = memoryBytes(memory, at + room);
+    outView = memoryData;
+    start = at;
+    used = at;
+    end = at + room;
     copy = encode(value, 0, keep === true, omitUndefinedMembers === true);
+    // Memory that grew during the walk leaves an empty view: what went there is lost.
+    if (out.length === 0) {
+      throw GIVE_UP;
+    }
   } catch {
-    used = 0;
+    doneWriting();
     walking.length = 0;
-    letGoOfScratch();
     return -1;
   } finally {
     encoding = false;
   }
+  const length = used - start;
+  if (out === scratch && length <= room) {
+    // Moved to scratch on a guess of a string's length that was too long: it fits after all.
+    memoryBytes(memory, at + length).set(scratch.subarray(0, length), at);
+    doneWriting();
+  } else if (out !== scratch) {
+    doneWriting();
+  }
   // Set last: a getter run above may have called the API again and left its own.
   kept = undefined;
   keptValue = keep === true ? copy : undefined;
-  return used;
+  return length;
 }
 
-/** A view of all of wasm memory, and the memory it views. */
+/** Leaves nothing written, and lets go of a scratch buffer grown past SCRATCH_KEPT. */
+function doneWriting() {
+  out = scratch;
+  outView = scratchView;
+  start = 0;
+  used = 0;
+  end = 0;
+  letGoOfScratch();
+}
+
+/** A view of all of wasm memory, a DataView of it, and the memory they view. */
 let memoryView = null;
+let memoryData = null;
 let memoryViewOf = null;
 
 /**
@@ -380,33 +486,26 @@ let memoryViewOf = null;
  */
 function memoryBytes(memory, end) {
   if (memoryViewOf !== memory || memoryView.length < end) {
-    memoryView = new Uint8Array(memory.buffer);
+    const buffer = memory.buffer;
+    memoryView = new Uint8Array(buffer);
+    memoryData = new DataView(buffer);
     memoryViewOf = memory;
   }
   return memoryView;
 }
 
 /**
- * Copies the encoding `encodeJson` wrote into `memory` at `ptr` (where wasm has made room
- * for all of it), and lets go of a scratch buffer grown past SCRATCH_KEPT.
+ * Copies the encoding `encodeJson` left waiting into `memory` at `ptr` (where wasm has
+ * made room for all of it).
  */
 export function takeBytes(memory, ptr) {
-  const bytes = memoryBytes(memory, ptr + used);
-  if (used <= 64) {
-    for (let i = 0; i < used; i++) {
-      bytes[ptr + i] = scratch[i];
-    }
-  } else {
-    bytes.set(scratch.subarray(0, used), ptr);
-  }
-  used = 0;
-  letGoOfScratch();
+  memoryBytes(memory, ptr + used).set(scratch.subarray(0, used), ptr);
+  doneWriting();
 }
 
-/** Forgets the encoding `encodeJson` wrote, when wasm could not make room for it. */
+/** Forgets the encoding `encodeJson` left waiting, when wasm could not make room for it. */
 export function dropBytes() {
-  used = 0;
-  letGoOfScratch();
+  doneWriting();
 }
 
 /** Lets go of a scratch buffer grown past SCRATCH_KEPT (a long value's), once done with. */

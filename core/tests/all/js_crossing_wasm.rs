@@ -23,7 +23,12 @@ function rng(seed) {
 const PIECES = ["a", "Z", " ", "0", "é", "ß", "€", "日本", "😀", "\n", "\t", "\"", "\\", "/", "\u0000", "\u001f", "\u2028", "\ufeff", "\u00a0"];
 const NUMBERS = [0, -0, 1, -1, 42, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32, -(2 ** 32) - 7, 2 ** 53 - 1, -(2 ** 53 - 1),
   0.5, -0.25, 12.5, 0.1, 1e-7, -3.75e-5, 1e21, -1e21, 1.5e300, 5e-324, 1e308, 123456.789, NaN, Infinity, -Infinity];
+// Strings the encoding writes by number (WORDS in core/src/schema/json/bytes.rs), and
+// some that are nearly such words.
+const WORDS = ["type", "title", "properties", "required", "string", "date-time", "$ref",
+  "additionalProperties", "Type", "types", "typ", "date-times", "additionalProperties\u00e9"];
 function text(r) {
+  if (r() < 0.1) return WORDS[Math.floor(r() * WORDS.length)];
   const n = r() < 0.1 ? [100, 600, 5000][Math.floor(r() * 3)] : Math.floor(r() * 12);
   let s = "";
   while (s.length < n) s += PIECES[Math.floor(r() * PIECES.length)];
@@ -115,6 +120,26 @@ export function numbers() {
   for (let k = 1; k < 200; k++) list.push(k / 3, Math.sqrt(k) * 100, 0.1 * k);
   return list;
 }
+// An object whose members around a long string overflow the room wasm first gives the
+// encoding (4 KB), at every depth; and one whose string overflows only the room its
+// UTF-8 might take, fitting after all.
+export function movedMidway() {
+  const inner = { a: 1, b: "x".repeat(3000), c: { d: ["é".repeat(700), 2], e: "type" }, f: null };
+  return {
+    overflowing: { before: "b", inner, list: [inner, { g: "z".repeat(5000) }], after: 7 },
+    fitting: { a: "y".repeat(2000), b: true },
+  };
+}
+// An object whose getter runs `f` partway through the walk, and an array whose last
+// element's getter does (after it, the walk writes only that element's one byte).
+export function getterMidway(f) {
+  const object = { type: "object", properties: { a: { type: "string" } }, pad: "p".repeat(100) };
+  Object.defineProperty(object, "title", { enumerable: true, get() { f(); return "T"; } });
+  object.required = ["a"];
+  const array = [1, "two"];
+  Object.defineProperty(array, 2, { enumerable: true, get() { f(); return true; } });
+  return { object, array };
+}
 export function withGetter(f) {
   const o = { type: "object", properties: { a: { type: "string" } } };
   Object.defineProperty(o, "title", { enumerable: true, get() { f(); return "T"; } });
@@ -136,6 +161,75 @@ extern "C" {
     fn numbers() -> Array;
     #[wasm_bindgen(js_name = withGetter)]
     fn with_getter(f: &js_sys::Function) -> JsValue;
+    #[wasm_bindgen(js_name = movedMidway)]
+    fn moved_midway() -> JsValue;
+    #[wasm_bindgen(js_name = getterMidway)]
+    fn getter_midway(f: &js_sys::Function) -> JsValue;
+}
+
+/// A value longer than the room wasm gives moves to the snippet's own buffer partway
+/// through an object, and reads whole: each object's count is written where its members
+/// ended up. One that needed less room than its strings might have fits after all.
+#[wasm_bindgen_test]
+fn a_value_that_outgrows_its_room_reads_whole() {
+    let cases = moved_midway();
+    for name in ["overflowing", "fitting"] {
+        let value = get(&cases, name);
+        let want: serde_json::Value = serde_json::from_str(&stringify(&value)).unwrap_or_default();
+        assert!(want.is_object(), "{name}");
+        for _ in 0..2 {
+            let (encoded, text) = json_from_js_each_way(&value, UndefinedMembers::Refuse);
+            assert_eq!(encoded.as_ref(), Some(&want), "{name}");
+            assert_eq!(text.as_ref(), Ok(&want), "{name}");
+            assert_eq!(
+                json_from_js(&value, UndefinedMembers::Refuse),
+                Ok(want.clone())
+            );
+        }
+    }
+}
+
+/// A getter that grows wasm memory partway through the walk leaves the view the snippet
+/// writes into empty: the value then goes the text way, and reads whole.
+#[wasm_bindgen_test]
+fn memory_grown_partway_through_the_walk_loses_nothing() {
+    let armed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let grow = {
+        let armed = armed.clone();
+        Closure::<dyn FnMut()>::new(move || {
+            if !armed.replace(false) {
+                return;
+            }
+            let bytes = wasm_bindgen::memory()
+                .unchecked_into::<js_sys::WebAssembly::Memory>()
+                .buffer()
+                .unchecked_into::<js_sys::ArrayBuffer>()
+                .byte_length() as usize;
+            // As much as all of memory: it cannot be had without growing it.
+            let big = vec![1u8; bytes];
+            assert_eq!(big.len(), bytes);
+        })
+    };
+    let values = getter_midway(grow.as_ref().unchecked_ref());
+    let object = get(&values, "object");
+    let want = serde_json::json!({
+        "type": "object", "properties": {"a": {"type": "string"}}, "pad": "p".repeat(100),
+        "title": "T", "required": ["a"]
+    });
+    for (value, want) in [
+        (object.clone(), want),
+        (get(&values, "array"), serde_json::json!([1, "two", true])),
+    ] {
+        armed.set(true);
+        let (encoded, text) = json_from_js_each_way(&value, UndefinedMembers::Refuse);
+        assert_eq!(encoded, None, "written in place, then lost: {want}");
+        assert_eq!(text, Ok(want.clone()));
+        armed.set(true);
+        assert_eq!(json_from_js(&value, UndefinedMembers::Refuse), Ok(want));
+    }
+    armed.set(true);
+    let answer = validate_content_js(object, js(r#"{"a":"x"}"#)).unwrap_or(JsValue::NULL);
+    assert_eq!(stringify(&answer), r#"{"ok":true,"content":{"a":"x"}}"#);
 }
 
 /// Every value a generator makes (every kind, strings short and long, every number the

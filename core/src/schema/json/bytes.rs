@@ -31,6 +31,54 @@ const ARRAY: u8 = 6;
 const OBJECT: u8 = 7;
 const NUMBER_TEXT: u8 = 8;
 
+/// The strings the snippet writes by their place in this list instead of in full: as the
+/// length of a string (a value or a key), `WORD + i` stands for `WORDS[i]` and no bytes
+/// follow. These are the keywords and type names every `requestedSchema` repeats; writing
+/// them out in JS is a loop over their characters, about half of the strings' time on a
+/// typical schema in Node. The snippet gets this list once per module (`setWords`, from
+/// `crate::js`), so it lives here alone.
+pub(crate) const WORDS: [&str; 35] = [
+    "type",
+    "title",
+    "description",
+    "properties",
+    "required",
+    "default",
+    "enum",
+    "enumNames",
+    "oneOf",
+    "anyOf",
+    "const",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "items",
+    "minItems",
+    "maxItems",
+    "$schema",
+    "$ref",
+    "additionalProperties",
+    "object",
+    "string",
+    "number",
+    "integer",
+    "boolean",
+    "array",
+    "email",
+    "uri",
+    "date",
+    "date-time",
+];
+
+/// 2^31: a length from here on is a word's place (see [`WORDS`]). The snippet writes no
+/// string of this many bytes or more in full (it gives up on one that might be).
+const WORD: usize = 1 << 31;
+
 /// The tree of `bytes`, or `None` when they are not one whole value in the encoding.
 pub(super) fn read(bytes: &[u8]) -> Option<Json<'_>> {
     let mut r = Reader(bytes);
@@ -57,6 +105,9 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     fn string(&mut self) -> Option<Cow<'a, str>> {
         let len = self.u32()?;
+        if let Some(word) = len.checked_sub(WORD) {
+            return WORDS.get(word).map(|w| Cow::Borrowed(*w));
+        }
         if len > self.0.len() {
             return None;
         }
@@ -116,6 +167,41 @@ mod tests {
     fn string(out: &mut Vec<u8>, s: &str) {
         out.extend((s.len() as u32).to_le_bytes());
         out.extend(s.as_bytes());
+    }
+
+    /// `s` as the snippet writes it: by its place when it is a word, else in full.
+    fn text(out: &mut Vec<u8>, s: &str) {
+        match WORDS.iter().position(|w| *w == s) {
+            Some(i) => out.extend(((WORD + i) as u32).to_le_bytes()),
+            None => string(out, s),
+        }
+    }
+
+    #[test]
+    fn words_read_as_themselves() {
+        let mut b = vec![OBJECT, 2, 0, 0, 0];
+        text(&mut b, "type");
+        b.push(STRING);
+        text(&mut b, "date-time");
+        text(&mut b, "typo");
+        b.push(STRING);
+        text(&mut b, "string");
+        assert_eq!(
+            read(&b),
+            Json::parse(r#"{"type":"date-time","typo":"string"}"#).ok()
+        );
+        // A place past the list, as a value and as a key.
+        let past = ((WORD + WORDS.len()) as u32).to_le_bytes();
+        assert_eq!(read(&[&[STRING][..], &past].concat()), None);
+        assert_eq!(
+            read(&[&[OBJECT, 1, 0, 0, 0][..], &past, &[NULL]].concat()),
+            None
+        );
+        // The list is sent joined by spaces, and a word is looked up by its text.
+        for (i, w) in WORDS.iter().enumerate() {
+            assert!(!w.is_empty() && !w.contains(' '), "{w:?}");
+            assert!(!WORDS[..i].contains(w), "{w} twice");
+        }
     }
 
     #[test]
@@ -234,7 +320,7 @@ mod tests {
                 },
                 Value::String(s) => {
                     out.push(STRING);
-                    string(out, s);
+                    text(out, s);
                 }
                 Value::Array(items) => {
                     out.push(ARRAY);
@@ -245,7 +331,7 @@ mod tests {
                     out.push(OBJECT);
                     out.extend((map.len() as u32).to_le_bytes());
                     for (k, v) in map {
-                        string(out, k);
+                        text(out, k);
                         encode(out, v);
                     }
                 }
@@ -264,12 +350,20 @@ mod tests {
                     .prop_filter("finite, not whole", |x| x.is_finite() && x.fract() != 0.0)
                     .prop_map(Value::from),
                 ".{0,12}".prop_map(Value::String),
+                proptest::sample::select(&WORDS[..]).prop_map(Value::from),
             ];
             leaf.prop_recursive(4, 48, 6, |inner| {
                 prop_oneof![
                     proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                    proptest::collection::btree_map(".{0,6}", inner, 0..6)
-                        .prop_map(|m| Value::Object(m.into_iter().collect())),
+                    proptest::collection::btree_map(
+                        prop_oneof![
+                            ".{0,6}",
+                            proptest::sample::select(&WORDS[..]).prop_map(String::from)
+                        ],
+                        inner,
+                        0..6
+                    )
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
                 ]
             })
         }

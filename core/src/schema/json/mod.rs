@@ -22,6 +22,10 @@ use std::fmt;
 mod bytes;
 mod read;
 
+// Only the JS API (wasm32) sends the words to its snippet.
+#[cfg(target_arch = "wasm32")]
+pub(crate) use bytes::WORDS;
+
 /// A JSON value whose strings may borrow from the text or `Value` it was read from.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Json<'a> {
