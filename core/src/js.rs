@@ -154,7 +154,12 @@ fn validate_js(spec: &FormSpec, content: &JsValue) -> Result<JsValue, JsValue> {
         )]))
     };
     let mut crossing = Crossing::default();
-    let json = match crossing.read(content, UndefinedMembers::Refuse, Keep::ForAccepted) {
+    let json = match crossing.read(
+        content,
+        UndefinedMembers::Refuse,
+        Keep::ForAccepted,
+        ShownText::Cross,
+    ) {
         Ok(json) => json,
         Err(why) => return refused(why),
     };
@@ -172,11 +177,28 @@ fn compile_js(schema: &JsValue, purpose: Purpose) -> Result<FormSpec, JsValue> {
             message: format!("The requested schema is not JSON: {why}."),
         })
     };
+    // What Check reads none of need not cross (see [`ShownText`]).
+    let shown = match purpose {
+        Purpose::Form => ShownText::Cross,
+        Purpose::Check => ShownText::LeaveOut,
+    };
     let mut crossing = Crossing::default();
     let json = crossing
-        .read(schema, UndefinedMembers::Refuse, Keep::No)
+        .read(schema, UndefinedMembers::Refuse, Keep::No, shown)
         .map_err(not_json)?;
     compile_json(&json, purpose).map_err(|e| schema_error(&e))
+}
+
+/// Whether a schema's shown text crosses the fast way: the `title` and `description` of
+/// the schema itself and of each property's schema, when they are text. A
+/// [`Purpose::Check`] compile reads none of it (it only checks that each is text: see
+/// `check_reads_no_shown_text` in `core/src/schema/compile/mod.rs`), so the snippet may
+/// write each as `""` instead of copying it. A text that is not well-formed UTF-16 still
+/// sends the value the text way, which refuses it, as for a form.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ShownText {
+    Cross,
+    LeaveOut,
 }
 
 /// What [`json_from_js`] does with an object member whose value is `undefined`.
@@ -214,7 +236,7 @@ pub enum UndefinedMembers {
 pub fn json_from_js(value: &JsValue, undefined: UndefinedMembers) -> Result<Value, String> {
     let mut crossing = Crossing::default();
     crossing
-        .read(value, undefined, Keep::No)
+        .read(value, undefined, Keep::No, ShownText::Cross)
         .map(|json| json.to_value())
 }
 
@@ -240,12 +262,13 @@ impl Crossing {
         value: &JsValue,
         undefined: UndefinedMembers,
         keep: Keep,
+        shown: ShownText,
     ) -> Result<Json<'_>, String> {
         let Crossing { bytes, text } = self;
         if bytes.is_empty() {
             *bytes = SPARE_BYTES.take();
         }
-        if let Some(len) = encoded_from_js(value, undefined, keep, bytes) {
+        if let Some(len) = encoded_from_js(value, undefined, keep, shown, bytes) {
             // The snippet writes nothing the reader declines; were it to, the text way decides.
             if let Some(json) = bytes.get(..len).and_then(Json::from_bytes) {
                 return Ok(json);
@@ -285,6 +308,7 @@ fn encoded_from_js(
     value: &JsValue,
     undefined: UndefinedMembers,
     keep: Keep,
+    shown: ShownText,
     bytes: &mut Vec<u8>,
 ) -> Option<usize> {
     WORDS_SENT.with(|_| ());
@@ -299,6 +323,7 @@ fn encoded_from_js(
             value,
             undefined == UndefinedMembers::Omit,
             keep == Keep::ForAccepted,
+            shown == ShownText::LeaveOut,
             memory,
             bytes.as_mut_ptr() as u32,
             bytes.len() as u32,
@@ -351,12 +376,13 @@ pub fn json_from_js_each_way(
     undefined: UndefinedMembers,
 ) -> (Option<Value>, Result<Value, String>) {
     let mut bytes = Vec::new();
-    let encoded = encoded_from_js(value, undefined, Keep::No, &mut bytes).and_then(|len| {
-        bytes
-            .get(..len)
-            .and_then(Json::from_bytes)
-            .map(|json| json.to_value())
-    });
+    let encoded = encoded_from_js(value, undefined, Keep::No, ShownText::Cross, &mut bytes)
+        .and_then(|len| {
+            bytes
+                .get(..len)
+                .and_then(Json::from_bytes)
+                .map(|json| json.to_value())
+        });
     let text = text_from_js(value, undefined, Keep::No)
         .and_then(|text| json_of_text(&text).map(|json| json.to_value()));
     (encoded, text)
@@ -459,12 +485,14 @@ extern "C" {
     /// there is `room` bytes: its length in bytes (longer than `room`: waiting in the
     /// snippet for [`take_bytes`]), or -1 when the value is to go by [`strict_json`]; never
     /// throws. With `keep`, the snippet also keeps the value as JSON reads back for
-    /// [`accepted`].
+    /// [`accepted`]; with `leave_out_shown_text`, it writes a schema's shown text as `""`
+    /// ([`ShownText`]).
     #[wasm_bindgen(js_name = encodeJson)]
     fn encode_json(
         value: &JsValue,
         omit_undefined_members: bool,
         keep: bool,
+        leave_out_shown_text: bool,
         memory: &JsValue,
         at: u32,
         room: u32,

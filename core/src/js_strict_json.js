@@ -153,6 +153,13 @@ let end = 0;
 const walking = [];
 /** Whether `encodeJson` is walking a value. */
 let encoding = false;
+/**
+ * Whether the walk leaves out a schema's shown text: the `title` and `description` of the
+ * schema itself (depth 0) and of each property's schema (depth 2, in the root's
+ * `properties`, which `shownFields` holds). See `ShownText` in core/src/js.rs.
+ */
+let leaveOutShownText = false;
+let shownFields = undefined;
 
 /** Makes room for `more` bytes after `used`. */
 function room(more) {
@@ -402,7 +409,29 @@ function encode(v, depth, copy, omit) {
       continue;
     }
     writeString(key);
-    const item = encode(member, depth + 1, copy, omit);
+    let item;
+    if (
+      leaveOutShownText &&
+      typeof member === "string" &&
+      (key === "title" || key === "description") &&
+      (depth === 0 || (depth === 2 && walking[1] === shownFields))
+    ) {
+      // Shown text, which a Check compile does not read: written as "", unless it is not
+      // well-formed (the text way then refuses the schema, as it does for a form).
+      if (!member.isWellFormed()) {
+        throw GIVE_UP;
+      }
+      room(5);
+      out[used] = STRING;
+      u32At(used + 1, 0);
+      used += 5;
+      item = member;
+    } else {
+      if (depth === 0 && key === "properties") {
+        shownFields = member;
+      }
+      item = encode(member, depth + 1, copy, omit);
+    }
     if (copy) {
       put(copied, key, item);
     }
@@ -419,9 +448,10 @@ function encode(v, depth, copy, omit) {
  * for it, and answers its length in bytes. A longer one (more than `room`) waits in this
  * module for `takeBytes` or `dropBytes`. Answers -1 when the value is to go by `strictJson`
  * (which then says whether it is JSON at all). With `keep`, the value as JSON would read
- * back is kept for `accepted`. Never throws.
+ * back is kept for `accepted`. With `leaveOutShown`, a schema's shown text is written as
+ * "" (see `leaveOutShownText`). Never throws.
  */
-export function encodeJson(value, omitUndefinedMembers, keep, memory, at, room) {
+export function encodeJson(value, omitUndefinedMembers, keep, leaveOutShown, memory, at, room) {
   kept = undefined;
   keptValue = undefined;
   // A getter or Proxy trap the walk runs may call the API again: that call goes the text
@@ -430,6 +460,9 @@ export function encodeJson(value, omitUndefinedMembers, keep, memory, at, room) 
     return -1;
   }
   encoding = true;
+  // Only where `isWellFormed` can say what the text way would refuse.
+  leaveOutShownText = leaveOutShown === true && wellFormed;
+  shownFields = undefined;
   let copy;
   try {
     out = memoryBytes(memory, at + room);
@@ -448,6 +481,8 @@ export function encodeJson(value, omitUndefinedMembers, keep, memory, at, room) 
     return -1;
   } finally {
     encoding = false;
+    leaveOutShownText = false;
+    shownFields = undefined;
   }
   const length = used - start;
   if (out === scratch && length <= room) {

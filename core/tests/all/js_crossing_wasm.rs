@@ -140,6 +140,28 @@ export function getterMidway(f) {
   Object.defineProperty(array, 2, { enumerable: true, get() { f(); return true; } });
   return { object, array };
 }
+// Schemas with shown text everywhere it may be (the schema's and each field's title and
+// description, long and short, non-ASCII, not text, not well-formed, nested deeper), each
+// with answers to check; and a way to send one the text way (a toJSON sends the walk there).
+export function shownTextCases() {
+  const long = "Describes the field at some length: ".repeat(3) + "é😀";
+  const field = (extra) => ({ type: "string", title: "Name", description: long, ...extra });
+  const schemas = [
+    { type: "object", title: "T", description: long, properties: { a: field({ maxLength: 3 }) }, required: ["a"] },
+    { type: "object", title: "日本", properties: { title: field({}), description: { type: "integer", title: "n", description: "d" } } },
+    { type: "object", properties: { a: { type: "string", oneOf: [{ const: "x", title: "Ex" }, { const: "y", title: "Why" }], title: "Pick" } } },
+    { type: "object", properties: { a: { type: "object", properties: { b: { type: "string", title: "deep" } }, title: "obj" } } },
+    { type: "object", title: 3, properties: { a: field({}) } },
+    { type: "object", properties: { a: field({ description: ["not text"] }) } },
+    { type: "object", description: "a\ud800b", properties: { a: field({}) } },
+    { type: "object", properties: { a: field({ title: "\udc00" }) } },
+    { type: "object", properties: { a: { type: "array", items: { type: "string", enum: ["p", "q"] }, title: "List", description: long } }, title: "" },
+    { title: "x", properties: { a: { title: "y", description: "z", type: "boolean", default: "not a boolean" } } },
+  ];
+  const answers = [{}, { a: "abcd" }, { a: "ab" }, { a: "z" }, { a: ["p", "r"] }, { a: true, title: "x", description: 1 }, { description: 2.5 }];
+  return { schemas, answers };
+}
+export function viaText(schema) { return { toJSON() { return schema; } }; }
 export function withGetter(f) {
   const o = { type: "object", properties: { a: { type: "string" } } };
   Object.defineProperty(o, "title", { enumerable: true, get() { f(); return "T"; } });
@@ -165,6 +187,54 @@ extern "C" {
     fn moved_midway() -> JsValue;
     #[wasm_bindgen(js_name = getterMidway)]
     fn getter_midway(f: &js_sys::Function) -> JsValue;
+    #[wasm_bindgen(js_name = shownTextCases)]
+    fn shown_text_cases() -> JsValue;
+    #[wasm_bindgen(js_name = viaText)]
+    fn via_text(schema: &JsValue) -> JsValue;
+}
+
+/// `validateContent` and `compileValidator` compile to check, for which the crossing leaves
+/// a schema's shown text out: every answer and every refusal (in its words and at its
+/// path) is the one the text way, which carries all of it, gives.
+#[wasm_bindgen_test]
+fn shown_text_left_out_changes_no_answer() {
+    use mcp_elicit::js::compile_validator;
+    let answer = |r: Result<JsValue, JsValue>| match r {
+        Ok(v) => stringify(&v),
+        Err(e) => format!(
+            "threw {} at {:?}",
+            stringify(&get(&e, "message")),
+            get(&e, "path")
+        ),
+    };
+    let cases = shown_text_cases();
+    let schemas: Array = get(&cases, "schemas").unchecked_into();
+    let answers: Array = get(&cases, "answers").unchecked_into();
+    let mut refused = 0;
+    let mut quoted = false;
+    for schema in schemas.iter() {
+        let text_way = via_text(&schema);
+        for content in answers.iter() {
+            let fast = answer(validate_content_js(schema.clone(), content.clone()));
+            let want = answer(validate_content_js(text_way.clone(), content.clone()));
+            assert_eq!(
+                fast,
+                want,
+                "{} with {}",
+                stringify(&schema),
+                stringify(&content)
+            );
+            let handle = compile_validator(schema.clone()).map(|h| h.validate(content.clone()));
+            assert_eq!(answer(handle.and_then(|r| r)), want);
+            refused += usize::from(want.starts_with("threw"));
+            quoted |= want.contains("Why");
+        }
+    }
+    // Six schemas are refused (a title not text, a description not text, two not
+    // well-formed, a nested object, a wrong default); a choice's title, not shown text, is
+    // quoted in a message.
+    assert_eq!(refused, 6 * answers.length() as usize);
+    assert!(quoted);
 }
 
 /// A value longer than the room wasm gives moves to the snippet's own buffer partway
