@@ -6,9 +6,9 @@
 //! since either kills the page. [`json_from_js`] is that crossing, shared with the web
 //! crate's host APIs.
 //!
-//! A host's value crosses in one walk in the engine and one copy into wasm memory
-//! ([`Crossing`]): written by that walk into a compact encoding (`encodeJson` in
-//! `js_strict_json.js`) and read into a light tree ([`Json`]). A value that walk is not sure
+//! A host's value crosses in one walk in the engine ([`Crossing`]): written by that walk
+//! into a compact encoding (`encodeJson` in `js_strict_json.js`), straight into wasm
+//! memory when it fits the buffer kept for it, and read into a light tree ([`Json`]). A value that walk is not sure
 //! of (anything but plain JSON data) goes as JSON text instead: checked strictly, written by
 //! the engine's `JSON.stringify` and read by [`Json::parse`]. Results go back as serde_json
 //! text and one `JSON.parse`, so callers get plain objects and arrays (not `Map`s) and can

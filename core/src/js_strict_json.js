@@ -444,14 +444,14 @@ function encode(v, depth, copy, omit) {
 }
 
 /**
- * Writes `value` in the encoding above into `memory` at `at`, where wasm has `room` bytes
- * for it, and answers its length in bytes. A longer one (more than `room`) waits in this
+ * Writes `value` in the encoding above into `memory` at `at`, where wasm has `space` bytes
+ * for it, and answers its length in bytes. A longer one (more than `space`) waits in this
  * module for `takeBytes` or `dropBytes`. Answers -1 when the value is to go by `strictJson`
  * (which then says whether it is JSON at all). With `keep`, the value as JSON would read
  * back is kept for `accepted`. With `leaveOutShown`, a schema's shown text is written as
  * "" (see `leaveOutShownText`). Never throws.
  */
-export function encodeJson(value, omitUndefinedMembers, keep, leaveOutShown, memory, at, room) {
+export function encodeJson(value, omitUndefinedMembers, keep, leaveOutShown, memory, at, space) {
   kept = undefined;
   keptValue = undefined;
   // A getter or Proxy trap the walk runs may call the API again: that call goes the text
@@ -465,11 +465,11 @@ export function encodeJson(value, omitUndefinedMembers, keep, leaveOutShown, mem
   shownFields = undefined;
   let copy;
   try {
-    out = memoryBytes(memory, at + room);
+    out = memoryBytes(memory, at + space);
     outView = memoryData;
     start = at;
     used = at;
-    end = at + room;
+    end = at + space;
     copy = encode(value, 0, keep === true, omitUndefinedMembers === true);
     // Memory that grew during the walk leaves an empty view: what went there is lost.
     if (out.length === 0) {
@@ -485,7 +485,7 @@ export function encodeJson(value, omitUndefinedMembers, keep, leaveOutShown, mem
     shownFields = undefined;
   }
   const length = used - start;
-  if (out === scratch && length <= room) {
+  if (out === scratch && length <= space) {
     // Moved to scratch on a guess of a string's length that was too long: it fits after all.
     memoryBytes(memory, at + length).set(scratch.subarray(0, length), at);
     doneWriting();
@@ -514,13 +514,13 @@ let memoryData = null;
 let memoryViewOf = null;
 
 /**
- * A view of all of `memory` that reaches byte `end`: the one kept while it does, else made
+ * A view of all of `memory` that reaches byte `reach`: the one kept while it does, else made
  * anew. Growing the memory detaches its old buffer (the kept view's length drops to 0), so
  * the slow `memory.buffer` getter is only read then, not on every call. Keyed on the memory
  * too: the two wasm modules of the npm package share this snippet, each with its own memory.
  */
-function memoryBytes(memory, end) {
-  if (memoryViewOf !== memory || memoryView.length < end) {
+function memoryBytes(memory, reach) {
+  if (memoryViewOf !== memory || memoryView.length < reach) {
     const buffer = memory.buffer;
     memoryView = new Uint8Array(buffer);
     memoryData = new DataView(buffer);
