@@ -373,6 +373,22 @@ fn refusals_carry_their_pointer() {
         "/properties/x/default",
         "default",
     );
+    // No field's default is an object, nor holds one: the compiler keeps a default by a
+    // conversion that has no objects (`Json::to_value_without_objects`).
+    for default in [json!({}), json!({"a": 1})] {
+        for ty in ["string", "number", "integer", "boolean"] {
+            refused(
+                one(json!({"type": ty, "default": default})),
+                "/properties/x/default",
+                "default",
+            );
+        }
+    }
+    refused(
+        one(json!({"type":"array","items":{"enum":["a"]},"default":["a",{}]})),
+        "/properties/x/default",
+        "default",
+    );
     refused(
         one(json!({"type": "integer", "default": 2.5})),
         "/properties/x/default",

@@ -223,7 +223,7 @@ fn compile_field(
         None => None,
         Some(d) => {
             check_default(name, &kind, d, path)?;
-            keep.then(|| d.to_value())
+            keep.then(|| d.to_value_without_objects()).flatten()
         }
     };
     Ok(Field {

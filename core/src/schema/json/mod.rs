@@ -164,10 +164,9 @@ impl<'a> Json<'a> {
         }
     }
 
-    /// The same value as a `serde_json::Value` (for what a [`FormSpec`] keeps, such as a
-    /// default).
-    ///
-    /// [`FormSpec`]: super::FormSpec
+    /// The same value as a `serde_json::Value` (what `json_from_js` answers).
+    // Natively only the tests use it: `json_from_js` (wasm32) does.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub(crate) fn to_value(&self) -> Value {
         match self {
             Json::Null => Value::Null,
@@ -181,6 +180,28 @@ impl<'a> Json<'a> {
                     .collect(),
             ),
         }
+    }
+
+    /// The same value as a `serde_json::Value` when it holds no object (what a
+    /// [`FormSpec`] keeps of a default, which is never one), else `None`: building a
+    /// `Value`'s object map takes a hash table's code (2.3 KB of the core's wasm, gzip),
+    /// which the core's JS API need not carry.
+    ///
+    /// [`FormSpec`]: super::FormSpec
+    pub(crate) fn to_value_without_objects(&self) -> Option<Value> {
+        Some(match self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => Value::Number(n.clone()),
+            Json::String(s) => Value::String(s.as_ref().to_owned()),
+            Json::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(Json::to_value_without_objects)
+                    .collect::<Option<_>>()?,
+            ),
+            Json::Object(_) => return None,
+        })
     }
 
     pub(crate) fn as_str(&self) -> Option<&str> {
@@ -336,6 +357,22 @@ mod tests {
                 .and_then(Json::as_u64)
                 == Some(u64::MAX)
         );
+    }
+
+    #[test]
+    fn a_value_without_objects_converts_as_to_value_does() {
+        for text in [r#"null"#, r#"[true,-2,3.5,"x",[],["a",["b"]]]"#, r#""s""#] {
+            let parsed = Json::parse(text).unwrap_or(Json::Object(Object::default()));
+            assert_eq!(
+                parsed.to_value_without_objects(),
+                Some(parsed.to_value()),
+                "{text}"
+            );
+        }
+        for text in [r#"{}"#, r#"[1,{"a":1}]"#, r#"[[{}]]"#] {
+            let parsed = Json::parse(text).unwrap_or(Json::Null);
+            assert_eq!(parsed.to_value_without_objects(), None, "{text}");
+        }
     }
 
     #[test]
