@@ -240,8 +240,11 @@ pub fn number_text(f: f64) -> String {
     } else if point >= len {
         format!("{sign}{text}{}", "0".repeat((point - len) as usize))
     } else {
-        let (a, b) = text.split_at(point as usize);
-        format!("{sign}{a}.{b}")
+        // Digits are ASCII: every index is a boundary, so this is always `Some`.
+        match text.split_at_checked(point as usize) {
+            Some((a, b)) => format!("{sign}{a}.{b}"),
+            None => format!("{sign}{text}"),
+        }
     }
 }
 
@@ -303,7 +306,11 @@ pub fn is_uri(s: &str) -> bool {
         .iter()
         .all(|t| all_of(t, |c| is_pchar(c) || c == b'/' || c == b'?'));
     let (authority, path) = match hier.strip_prefix("//") {
-        Some(h) => h.split_at(h.find('/').unwrap_or(h.len())),
+        // `find` answers a boundary, so this always splits (`str::split_at`'s panic would
+        // link `core::fmt`'s character escaping into the wasm).
+        Some(h) => h
+            .split_at_checked(h.find('/').unwrap_or(h.len()))
+            .unwrap_or((h, "")),
         None => ("", hier),
     };
     let authority_ok = !hier.starts_with("//") || is_authority(authority);
@@ -363,7 +370,7 @@ fn is_authority(a: &str) -> bool {
         }
     } else {
         let end = hostport.find(':').unwrap_or(hostport.len());
-        let (host, after) = hostport.split_at(end);
+        let (host, after) = hostport.split_at_checked(end).unwrap_or((hostport, ""));
         (all_of(host, |c| is_unreserved(c) || is_sub_delim(c)), after)
     };
     let port_ok = port.is_empty()
@@ -416,7 +423,9 @@ fn is_ipv6(ip: &str) -> bool {
         }
         Some(groups)
     };
-    match ip.split_once("::") {
+    // The first "::", found by bytes: `split_once("::")` links a substring searcher.
+    let double = ip.as_bytes().windows(2).position(|w| w == b"::");
+    match double.and_then(|at| Some((ip.get(..at)?, ip.get(at + 2..)?))) {
         Some((head, tail)) => match (pieces(head, false), pieces(tail, true)) {
             (Some(h), Some(t)) => h + t <= 7,
             _ => false,
@@ -438,15 +447,20 @@ fn is_ipv4(s: &str) -> bool {
         })
 }
 
+/// What an e-mail address's local part may hold besides letters and digits. Bytes, not a
+/// `&str`: `str::contains` of a `char` variable links a substring searcher into the wasm.
+const LOCAL_PUNCTUATION: &[u8] = b".!#$%&'*+/=?^_`{|}~-";
+
 /// The WHATWG "valid e-mail address" rule, with at least one dot in the domain.
 pub fn is_email(s: &str) -> bool {
     let Some((local, domain)) = s.split_once('@') else {
         return false;
     };
     let local_ok = !local.is_empty()
-        && local
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c));
+        && local.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || u8::try_from(c).is_ok_and(|b| LOCAL_PUNCTUATION.contains(&b))
+        });
     let labels: Vec<&str> = domain.split('.').collect();
     let domain_ok = labels.len() >= 2
         && labels.iter().all(|l| {
@@ -852,6 +866,10 @@ mod tests {
         assert!(!is_uri("//example.com"));
         assert!(!is_uri("not a uri"));
         assert!(is_email("a.b+c@example.co.uk"));
+        assert!(is_email("!#$%&'*+/=?^_`{|}~-@example.com"));
+        // Letters past ASCII, even those one byte holds in Latin-1 (U+00E9), are refused.
+        assert!(!is_email("\u{e9}@example.com"));
+        assert!(!is_email("a\u{2019}b@example.com"));
         assert!(!is_email("a@localhost"));
         assert!(!is_email("a b@example.com"));
         assert!(!is_email("@example.com"));

@@ -69,7 +69,7 @@ pub(super) enum ParseError {
     TooComplex(String),
 }
 
-const SYNTAX_CHARS: &str = "^$\\.*+?()[]{}|";
+const SYNTAX_CHARS: &[u8] = b"^$\\.*+?()[]{}|";
 
 /// A back-reference as written, resolved after the whole pattern is read.
 enum Pending {
@@ -550,7 +550,10 @@ impl Parser {
             },
             'u' => self.unicode_escape().map(Escaped::Char),
             '/' => Ok(Escaped::Char('/' as u32)),
-            c if SYNTAX_CHARS.contains(c) => Ok(Escaped::Char(c as u32)),
+            // By byte: `str::contains` of a `char` variable links a substring searcher.
+            c if u8::try_from(c).is_ok_and(|b| SYNTAX_CHARS.contains(&b)) => {
+                Ok(Escaped::Char(c as u32))
+            }
             c => Err(ParseError::Syntax(format!(
                 "\\{c} is not an escape that ECMA-262 allows with the u flag (at character {})",
                 self.pos
