@@ -28,10 +28,13 @@ set -euo pipefail
 #   McpClient inside.
 # - "mcp-elicit/client": the whole client, 429 KB reached; 6.4 KB more (2026-12-06) for
 #   the wasm32 inline threshold in .cargo/config.toml, weighed against 11-14% faster
-#   validation.
+#   validation; 2.5 KB more (2026-12-06, 442.1 KB) for the crossing's keywords, its
+#   in-place encoding and leaving out a checked schema's shown text (most of it the
+#   snippet's code and comments, shipped as written), weighed against a one-shot
+#   validateContent on book_table some 17-19% faster in Node, where it now beats cfworker.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
 MAX_LIBRARY_GZIP_BYTES=245000
-MAX_CLIENT_GZIP_BYTES=442000
+MAX_CLIENT_GZIP_BYTES=443000
 
 pkg=${1:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}
 json_out=""
