@@ -8,12 +8,13 @@
 //!
 //! A host's value crosses in one walk in the engine ([`Crossing`]): written by that walk
 //! into a compact encoding (`encodeJson` in `js_strict_json.js`), straight into wasm
-//! memory when it fits the buffer kept for it, and read into a light tree ([`Json`]). A value that walk is not sure
-//! of (anything but plain JSON data) goes as JSON text instead: checked strictly, written by
-//! the engine's `JSON.stringify` and read by [`Json::parse`]. Results go back as serde_json
-//! text and one `JSON.parse`, so callers get plain objects and arrays (not `Map`s) and can
-//! `JSON.stringify` them. Accepted content is not written again at all: it is the copy the
-//! walk made of the host's value (or the host's own text, parsed once more).
+//! memory when it fits the buffer kept for it, and read into a light tree ([`Json`]). A
+//! value that walk is not sure of (anything but plain JSON data) goes as JSON text
+//! instead: checked strictly, written by the engine's `JSON.stringify` and read by
+//! [`Json::parse`]. Results go back as serde_json text and one `JSON.parse`, so callers get
+//! plain objects and arrays (not `Map`s) and can `JSON.stringify` them. Accepted content is
+//! not written again at all: it is the copy the walk made of the host's value (or the
+//! host's own text, parsed once more).
 //!
 //! `compileValidator` keeps a compiled schema in wasm memory for repeated validation, so
 //! each `validate` crosses only the content.
@@ -191,9 +192,9 @@ fn compile_js(schema: &JsValue, purpose: Purpose) -> Result<FormSpec, JsValue> {
 
 /// Whether a schema's shown text crosses the fast way: the `title` and `description` of
 /// the schema itself and of each property's schema, when they are text. A
-/// [`Purpose::Check`] compile reads none of it (it only checks that each is text: see
-/// `check_reads_no_shown_text` in `core/src/schema/compile/mod.rs`), so the snippet may
-/// write each as `""` instead of copying it. A text that is not well-formed UTF-16 still
+/// [`Purpose::Check`] compile reads none of it (it only checks that each is text; the
+/// tests' `purposes_agree` in `core/src/schema/compile/mod.rs` hold it to that), so the
+/// snippet may write each as `""` instead of copying it. A text that is not well-formed UTF-16 still
 /// sends the value the text way, which refuses it, as for a form.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ShownText {
