@@ -485,11 +485,12 @@ export function encodeJson(value, omitUndefinedMembers, keep, leaveOutShown, mem
     shownFields = undefined;
   }
   const length = used - start;
-  if (out === scratch && length <= space) {
-    // Moved to scratch on a guess of a string's length that was too long: it fits after all.
-    memoryBytes(memory, at + length).set(scratch.subarray(0, length), at);
-    doneWriting();
-  } else if (out !== scratch) {
+  // Longer than its room, it waits in scratch for `takeBytes`. Else it is in place, or it
+  // moved to scratch on a guess of a string's length that was too long and fits after all.
+  if (length <= space) {
+    if (out === scratch) {
+      memoryBytes(memory, at + length).set(scratch.subarray(0, length), at);
+    }
     doneWriting();
   }
   // Set last: a getter run above may have called the API again and left its own.
