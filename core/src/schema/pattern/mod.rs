@@ -16,6 +16,12 @@
 
 mod parse;
 mod program;
+// `\p{…}`: natively from the core's own tables, in wasm from the JS engine's `RegExp`
+// (`docs/patterns.md`, Size).
+#[cfg(not(target_arch = "wasm32"))]
+mod unicode;
+#[cfg(target_arch = "wasm32")]
+#[path = "unicode_host.rs"]
 mod unicode;
 
 use program::{Compiled, Outcome};
@@ -42,13 +48,16 @@ pub const MAX_PATTERN_DEPTH: usize = 50;
 /// lookaround; a pattern with more groups is not checked here.
 pub const MAX_PATTERN_GROUPS: u32 = 200;
 
-/// The most `\p{…}` escapes read in one pattern: 32. Each is a walk over Unicode data, and a
-/// form may hold many patterned fields; a pattern with more is not checked here.
+/// The most `\p{…}` escapes read in one pattern: 32. Natively each is a walk over Unicode
+/// data and a copy of the property's ranges (`\p{L}` is about 650, 5 KiB); in wasm it asks
+/// the JS engine's `RegExp`. A form may hold many patterned fields; a pattern with more is
+/// not checked here.
 pub const MAX_PROPERTY_ESCAPES: usize = 32;
 
-/// The most code point ranges the classes of one pattern hold: 8,192 (64 KiB). `\p{L}` alone
-/// is about 650 ranges; a pattern whose classes need more is not checked here, which keeps
-/// a form of many patterned fields within tens of MiB.
+/// The most code point ranges the classes of one pattern hold: 8,192 (64 KiB), a `\p{…}`
+/// counting as one (its own data is bounded by [`MAX_PROPERTY_ESCAPES`]). `\S` is 11 ranges;
+/// a pattern whose classes need more is not checked here, which keeps a form of many
+/// patterned fields within tens of MiB.
 pub const MAX_PATTERN_RANGES: usize = 8192;
 
 /// The most steps one check may take: 1,000,000 (an instruction run, a character compared

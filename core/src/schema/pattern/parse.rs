@@ -8,12 +8,45 @@
 //! `(?P<name>…)` as `(?<name>…)`, `(?P=name)` as `\k<name>`, `\A` as `^` and `\Z` as `$`
 //! (without the `m` flag both are the ends of the whole text, exactly as in Python).
 
-use super::unicode;
+use super::unicode::Property;
 use super::{MAX_PATTERN_DEPTH, MAX_PATTERN_GROUPS, MAX_PATTERN_RANGES, MAX_PROPERTY_ESCAPES};
 use std::sync::Arc;
 
 /// Code point ranges, inclusive, sorted and disjoint.
 pub(super) type Ranges = Vec<(u32, u32)>;
+
+/// The code points one class reads: its ranges, and the `\p{…}` properties it holds whole,
+/// kept as [`Property`] instead of as ranges (in wasm a property is the JS engine's own, and
+/// has no ranges here).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Class {
+    ranges: Ranges,
+    /// Each property with whether it is negated (`\P{…}`).
+    properties: Vec<(Property, bool)>,
+    /// Whether the class is every code point not described above (`[^…]` with a property;
+    /// a class of ranges alone is complemented instead).
+    negated: bool,
+}
+
+impl Class {
+    fn of(ranges: Ranges) -> Class {
+        Class {
+            ranges,
+            ..Class::default()
+        }
+    }
+
+    /// Whether code point `c` is in the class.
+    pub(super) fn has(&self, c: u32) -> bool {
+        let i = self.ranges.partition_point(|&(_, hi)| hi < c);
+        let inside = self.ranges.get(i).is_some_and(|&(lo, _)| lo <= c)
+            || self
+                .properties
+                .iter()
+                .any(|(p, negated)| p.has(c) != *negated);
+        inside != self.negated
+    }
+}
 
 /// One part of a parsed pattern.
 #[derive(Debug, Clone)]
@@ -21,7 +54,7 @@ pub(super) enum Node {
     Empty,
     Char(u32),
     /// Shared, since a repeated class is copied into the program once per repetition.
-    Class(Arc<Ranges>),
+    Class(Arc<Class>),
     /// `^` (start of the text: no `m` flag).
     Start,
     /// `$` (end of the text).
@@ -89,7 +122,8 @@ struct Parser {
     python: bool,
     /// `\p{…}` escapes read so far ([`MAX_PROPERTY_ESCAPES`]).
     properties: usize,
-    /// Code point ranges held by the classes so far ([`MAX_PATTERN_RANGES`]).
+    /// Code point ranges held by the classes so far ([`MAX_PATTERN_RANGES`]); a `\p{…}`
+    /// counts as one.
     ranges: usize,
 }
 
@@ -314,7 +348,10 @@ impl Parser {
         Ok(match c {
             '^' => (Node::Start, false),
             '$' => (Node::End, false),
-            '.' => (self.class_node(complement(&line_terminators()))?, true),
+            '.' => (
+                self.class_node(Class::of(complement(&line_terminators())))?,
+                true,
+            ),
             '[' => {
                 let r = self.class()?;
                 (self.class_node(r)?, true)
@@ -475,7 +512,11 @@ impl Parser {
                 Ok((
                     match set {
                         Escaped::Char(c) => Node::Char(c),
-                        Escaped::Set(r) => self.class_node(r)?,
+                        Escaped::Set(r) => self.class_node(Class::of(r))?,
+                        Escaped::Property(p, negated) => self.class_node(Class {
+                            properties: vec![(p, negated)],
+                            ..Class::default()
+                        })?,
                     },
                     true,
                 ))
@@ -522,12 +563,12 @@ impl Parser {
                         "it has more than {MAX_PROPERTY_ESCAPES} \\p{{…}} escapes"
                     )));
                 }
-                let Some(r) = unicode::property(&name) else {
+                let Some(p) = Property::named(&name) else {
                     return Err(ParseError::Syntax(format!(
                         "\\p{{{name}}} is not a Unicode property that ECMA-262 names"
                     )));
                 };
-                set(if c == 'P' { complement(&r) } else { r })
+                Ok(Escaped::Property(p, c == 'P'))
             }
             'f' => Ok(Escaped::Char(0x0C)),
             'n' => Ok(Escaped::Char(0x0A)),
@@ -562,14 +603,14 @@ impl Parser {
     }
 
     /// A class node, counted against [`MAX_PATTERN_RANGES`].
-    fn class_node(&mut self, r: Ranges) -> Result<Node, ParseError> {
-        self.ranges += r.len();
+    fn class_node(&mut self, c: Class) -> Result<Node, ParseError> {
+        self.ranges += c.ranges.len() + c.properties.len();
         if self.ranges > MAX_PATTERN_RANGES {
             return Err(ParseError::TooComplex(format!(
                 "its character classes hold more than {MAX_PATTERN_RANGES} ranges"
             )));
         }
-        Ok(class(r))
+        Ok(Node::Class(Arc::new(c)))
     }
 
     fn hex(&mut self, n: usize) -> Option<u32> {
@@ -614,10 +655,11 @@ impl Parser {
         Ok(hi)
     }
 
-    /// After `[`: the class's ranges (a negated class is complemented here).
-    fn class(&mut self) -> Result<Ranges, ParseError> {
+    /// After `[`: the class (a negated class of ranges alone is complemented here).
+    fn class(&mut self) -> Result<Class, ParseError> {
         let negated = self.eat('^');
         let mut ranges: Ranges = Vec::new();
+        let mut properties = Vec::new();
         loop {
             let Some(c) = self.peek() else {
                 return Err(self.syntax("a [ class is not closed"));
@@ -645,11 +687,20 @@ impl Parser {
                 match lo {
                     Escaped::Char(a) => ranges.push((a, a)),
                     Escaped::Set(r) => ranges.extend(r),
+                    Escaped::Property(p, negated) => properties.push((p, negated)),
                 }
             }
         }
         let ranges = normalize(ranges);
-        Ok(if negated { complement(&ranges) } else { ranges })
+        Ok(if properties.is_empty() {
+            Class::of(if negated { complement(&ranges) } else { ranges })
+        } else {
+            Class {
+                ranges,
+                properties,
+                negated,
+            }
+        })
     }
 
     fn class_atom(&mut self) -> Result<Escaped, ParseError> {
@@ -668,14 +719,18 @@ impl Parser {
 enum Escaped {
     Char(u32),
     Set(Ranges),
+    /// `\p{…}`, or `\P{…}` (negated).
+    Property(Property, bool),
 }
 
-/// An alternation whose branches are all single characters or classes is one class: the
-/// same texts match, and the check costs one step instead of one per branch.
+/// An alternation whose branches are all single characters or classes of ranges is one
+/// class: the same texts match, and the check costs one step instead of one per branch.
 fn merge_single_chars(alts: Vec<Node>) -> Node {
-    let single = alts
-        .iter()
-        .all(|n| matches!(n, Node::Char(_) | Node::Class(_)));
+    let single = alts.iter().all(|n| match n {
+        Node::Char(_) => true,
+        Node::Class(c) => c.properties.is_empty(),
+        _ => false,
+    });
     if !single {
         return Node::Alt(alts);
     }
@@ -683,15 +738,11 @@ fn merge_single_chars(alts: Vec<Node>) -> Node {
     for n in alts {
         match n {
             Node::Char(c) => ranges.push((c, c)),
-            Node::Class(r) => ranges.extend(r.iter().copied()),
+            Node::Class(c) => ranges.extend(c.ranges.iter().copied()),
             _ => {}
         }
     }
-    class(normalize(ranges))
-}
-
-fn class(r: Ranges) -> Node {
-    Node::Class(Arc::new(r))
+    Node::Class(Arc::new(Class::of(normalize(ranges))))
 }
 
 /// Sorts and merges ranges.

@@ -2,7 +2,7 @@
 //! for each lookaround (a lookbehind's program reads the text backwards, as ECMA-262 matches
 //! it), and the two ways of running it (see [`super`]'s doc for why two).
 
-use super::parse::{Node, Ranges};
+use super::parse::{Class, Node};
 use super::{MAX_MATCH_STEPS, MAX_MEMO_BITS, MAX_PROGRAM_LEN};
 use std::sync::Arc;
 
@@ -53,7 +53,7 @@ pub(super) struct TooLarge;
 #[derive(Debug, Clone)]
 pub(super) struct Compiled {
     progs: Vec<Prog>,
-    classes: Vec<Arc<Ranges>>,
+    classes: Vec<Arc<Class>>,
     slots: usize,
     regs: usize,
     backrefs: bool,
@@ -70,7 +70,7 @@ pub(super) enum Outcome {
 
 struct Builder {
     progs: Vec<Prog>,
-    classes: Vec<Arc<Ranges>>,
+    classes: Vec<Arc<Class>>,
     regs: usize,
     total: usize,
 }
@@ -440,11 +440,7 @@ impl Run<'_> {
     }
 
     fn in_class(&self, k: usize, c: u32) -> bool {
-        let Some(r) = self.c.classes.get(k) else {
-            return false;
-        };
-        let i = r.partition_point(|&(_, hi)| hi < c);
-        r.get(i).is_some_and(|&(lo, _)| lo <= c)
+        self.c.classes.get(k).is_some_and(|class| class.has(c))
     }
 
     /// Whether `Match` of program `p` is reachable from position `start`, for a pattern

@@ -1,4 +1,5 @@
-//! `\p{…}` as ECMA-262 defines it (22.2.2.9, tables of binary and non-binary properties):
+//! `\p{…}` natively (in wasm the JS engine answers instead: `unicode_host.rs`), as ECMA-262
+//! defines it (22.2.2.9, tables of binary and non-binary properties):
 //! `General_Category` values (also bare, as `\p{Lu}`), `Script` and `Script_Extensions`
 //! values, the binary properties ECMA-262 lists, and `Any`, `ASCII`, `Assigned`. Names are
 //! matched strictly (case and underscores count), as `RegExp` does.
@@ -30,9 +31,25 @@ use super::parse::{complement, normalize, Ranges};
 /// The property names and code point sets (see the module's documentation).
 static DATA: &[u8] = include_bytes!("unicode.bin");
 
-/// The code points of the property `name` (what is between the braces), or `None` when
-/// ECMA-262 has no such property.
-pub(super) fn property(name: &str) -> Option<Ranges> {
+/// What a `\p{…}` reads: the code points of its property, from `unicode.bin`.
+#[derive(Debug, Clone)]
+pub(super) struct Property(Ranges);
+
+impl Property {
+    /// The property `name` (what is between the braces), or `None` when ECMA-262 has no
+    /// such property.
+    pub(super) fn named(name: &str) -> Option<Property> {
+        property(name).map(Property)
+    }
+
+    pub(super) fn has(&self, c: u32) -> bool {
+        let i = self.0.partition_point(|&(_, hi)| hi < c);
+        self.0.get(i).is_some_and(|&(lo, _)| lo <= c)
+    }
+}
+
+/// The code points of the property `name`, or `None` when ECMA-262 has no such property.
+fn property(name: &str) -> Option<Ranges> {
     let tables = Tables::read(DATA)?;
     if let Some((key, value)) = name.split_once('=') {
         return match key {
