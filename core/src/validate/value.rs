@@ -4,7 +4,7 @@
 use super::error::{ErrorCode, FieldError};
 use super::formats;
 use crate::schema::json::Json;
-use crate::schema::names::{Names, Seen};
+use crate::schema::names::{first_repeat, Names};
 use crate::schema::{
     EnumOption, Field, FieldKind, NumberBounds, PatternCheck, StringFormat, MAX_PATTERN_TEXT_LEN,
 };
@@ -171,8 +171,7 @@ pub(crate) fn validate_value(field: &Field, v: &Json<'_>) -> Result<(), FieldErr
                     format!("\"{s}\" is not a choice; choose from: {}.", titles(options)),
                 );
             }
-            let mut seen = Seen::new();
-            if let Some(s) = picks.iter().find(|s| !seen.insert(s)) {
+            if let Some(s) = first_repeat(&picks).and_then(|i| picks.get(i)) {
                 // No code of its own in the contract; a repeated choice is not a valid
                 // selection, which is what `enum` means here.
                 return fail(

@@ -294,3 +294,61 @@ fn the_compiled_pattern_is_part_of_the_compiled_form() {
     let js = serde_json::to_value(&spec).unwrap();
     assert_eq!(js["fields"][0]["pattern"], json!("^[A-Z]{3}$"));
 }
+
+/// A list with both a repeat and a choice of the wrong kind is refused at whichever comes
+/// first, short lists (searched in order) and long ones (sorted) alike.
+#[test]
+fn a_repeat_and_a_wrong_choice_are_refused_in_list_order() {
+    for n in [4, 40] {
+        let tail: Vec<Value> = names("t", n).into_iter().map(Value::from).collect();
+        let with =
+            |head: Vec<Value>| -> Vec<Value> { head.into_iter().chain(tail.clone()).collect() };
+        let one = |list: Vec<Value>| json!({"type": "object", "properties": {"s": {"type": "string", "enum": list}}});
+        refused_at(
+            &one(with(vec!["a".into(), "a".into(), 1.into()])),
+            "/properties/s/enum/1",
+            "more than once",
+        );
+        refused_at(
+            &one(with(vec!["a".into(), 1.into(), "a".into()])),
+            "/properties/s/enum/1",
+            "must be a string",
+        );
+        // The repeat of a later name, after the first repeat of an earlier one.
+        let mut list = with(vec!["a".into(), "b".into()]);
+        list.extend([Value::from("t1"), Value::from("a")]);
+        refused_at(
+            &one(list),
+            &format!("/properties/s/enum/{}", n + 2),
+            "\"t1\"",
+        );
+
+        let titled = |c: &str| json!({"const": c, "title": c});
+        let tail: Vec<Value> = names("t", n).iter().map(|c| titled(c)).collect();
+        let with =
+            |head: Vec<Value>| -> Vec<Value> { head.into_iter().chain(tail.clone()).collect() };
+        let one = |list: Vec<Value>| json!({"type": "object", "properties": {"s": {"type": "string", "oneOf": list}}});
+        refused_at(
+            &one(with(vec![titled("a"), titled("a"), json!({})])),
+            "/properties/s/oneOf/1",
+            "more than once",
+        );
+        refused_at(
+            &one(with(vec![titled("a"), json!({}), titled("a")])),
+            "/properties/s/oneOf/1",
+            "no \"const\"",
+        );
+        refused_at(
+            &one(with(vec![titled("a"), json!({"const": "a", "title": 5})])),
+            "/properties/s/oneOf/1/title",
+            "",
+        );
+        let mut list = with(vec![titled("a"), titled("b")]);
+        list.extend([titled("t1"), titled("a")]);
+        refused_at(
+            &one(list),
+            &format!("/properties/s/oneOf/{}", n + 2),
+            "\"t1\"",
+        );
+    }
+}

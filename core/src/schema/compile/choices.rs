@@ -4,7 +4,7 @@
 use super::members::{err, opt_count, opt_string, show, Pointer};
 use crate::schema::form::{EnumOption, FieldKind};
 use crate::schema::json::{Json, Object};
-use crate::schema::names::Seen;
+use crate::schema::names::first_repeat;
 use crate::schema::SchemaError;
 
 /// The most choices one select or multi-select may offer: 50,000. Long lists are real (files,
@@ -89,27 +89,24 @@ fn string_list(
         ));
     }
     check_choice_count(name, list.len(), path)?;
-    let mut out: Vec<String> = Vec::with_capacity(list.len());
-    let mut seen = Seen::new();
-    for (i, item) in list.iter().enumerate() {
-        let Some(s) = item.as_str() else {
-            return Err(err(
-                format!("{path}/{i}"),
-                format!(
-                    "Each choice of \"{name}\" must be a string, not {}.",
-                    show(item)
-                ),
-            ));
-        };
-        if !seen.insert(s) {
-            return Err(err(
-                format!("{path}/{i}"),
-                format!("The choice \"{s}\" of \"{name}\" appears more than once."),
-            ));
-        }
-        out.push(s.to_owned());
+    // The strings up to the first item that is not one; a repeat among them comes first.
+    let strings: Vec<&str> = list.iter().map_while(Json::as_str).collect();
+    if let Some((i, s)) = first_repeat(&strings).and_then(|i| Some((i, *strings.get(i)?))) {
+        return Err(err(
+            format!("{path}/{i}"),
+            format!("The choice \"{s}\" of \"{name}\" appears more than once."),
+        ));
     }
-    Ok(out)
+    if let Some(item) = list.get(strings.len()) {
+        return Err(err(
+            format!("{path}/{}", strings.len()),
+            format!(
+                "Each choice of \"{name}\" must be a string, not {}.",
+                show(item)
+            ),
+        ));
+    }
+    Ok(strings.into_iter().map(str::to_owned).collect())
 }
 
 /// A non-empty list of `{const, title}` (a titled `oneOf` or `anyOf`). A missing title falls
@@ -133,46 +130,65 @@ pub(super) fn titled_options(
     }
     check_choice_count(name, list.len(), path)?;
     let mut out: Vec<EnumOption> = Vec::with_capacity(list.len());
-    let mut seen = Seen::new();
+    let mut values: Vec<&str> = Vec::with_capacity(list.len());
+    // The choices up to the first refused one; a repeat among them comes before its refusal.
+    let mut refused = None;
     for (i, item) in list.iter().enumerate() {
-        let ipath = path.index(i);
-        let o = item.as_object().ok_or_else(|| {
-            err(
-                ipath,
-                format!("Each choice of \"{name}\" must be a {{const, title}} object."),
-            )
-        })?;
-        let value = match o.get("const") {
-            Some(Json::String(s)) => s.as_ref(),
-            Some(other) => {
-                return Err(err(
-                    format!("{ipath}/const"),
-                    format!(
-                        "Each choice of \"{name}\" must have a string const, not {}.",
-                        show(other)
-                    ),
-                ))
+        match titled_option(name, item, path.index(i)) {
+            Ok((value, title)) => {
+                values.push(value);
+                out.push(EnumOption {
+                    value: value.to_owned(),
+                    title,
+                });
             }
-            None => {
-                return Err(err(
-                    ipath,
-                    format!("A choice of \"{name}\" has no \"const\" value."),
-                ))
+            Err(e) => {
+                refused = Some(e);
+                break;
             }
-        };
-        let title = opt_string(o, "title", &ipath)?.unwrap_or_else(|| value.to_owned());
-        if !seen.insert(value) {
+        }
+    }
+    if let Some((i, value)) = first_repeat(&values).and_then(|i| Some((i, *values.get(i)?))) {
+        return Err(err(
+            path.index(i),
+            format!("The choice \"{value}\" of \"{name}\" appears more than once."),
+        ));
+    }
+    refused.map_or(Ok(out), Err)
+}
+
+/// One `{const, title}` of [`titled_options`]: its value and title.
+fn titled_option<'j>(
+    name: &str,
+    item: &'j Json<'_>,
+    ipath: Pointer<'_>,
+) -> Result<(&'j str, String), SchemaError> {
+    let o = item.as_object().ok_or_else(|| {
+        err(
+            ipath,
+            format!("Each choice of \"{name}\" must be a {{const, title}} object."),
+        )
+    })?;
+    let value = match o.get("const") {
+        Some(Json::String(s)) => s.as_ref(),
+        Some(other) => {
+            return Err(err(
+                format!("{ipath}/const"),
+                format!(
+                    "Each choice of \"{name}\" must have a string const, not {}.",
+                    show(other)
+                ),
+            ))
+        }
+        None => {
             return Err(err(
                 ipath,
-                format!("The choice \"{value}\" of \"{name}\" appears more than once."),
-            ));
+                format!("A choice of \"{name}\" has no \"const\" value."),
+            ))
         }
-        out.push(EnumOption {
-            value: value.to_owned(),
-            title,
-        });
-    }
-    Ok(out)
+    };
+    let title = opt_string(o, "title", &ipath)?.unwrap_or_else(|| value.to_owned());
+    Ok((value, title))
 }
 
 /// Refuses a list of more than [`MAX_ENUM_OPTIONS`] choices, before any is looked at.

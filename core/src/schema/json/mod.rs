@@ -16,7 +16,6 @@
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt;
 
 mod bytes;
@@ -107,19 +106,20 @@ impl<'a> Object<'a> {
             return Object(members);
         }
         // Rare (JSON.stringify never writes a key twice): rebuild in first-place order.
-        let mut place: BTreeMap<Cow<'a, str>, usize> = BTreeMap::new();
+        let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
+        let firsts = crate::schema::names::first_places(&keys);
+        drop(keys);
+        // Where in `out` the member first seen at each place went.
+        let mut place: Vec<usize> = vec![0; members.len()];
         let mut out: Vec<(Cow<'a, str>, Json<'a>)> = Vec::with_capacity(members.len());
-        for (k, v) in members.drain(..) {
-            match place.get(&k) {
-                Some(&i) => {
-                    if let Some(slot) = out.get_mut(i) {
-                        slot.1 = v;
-                    }
+        for ((k, v), (i, first)) in members.drain(..).zip(firsts.into_iter().enumerate()) {
+            if first == i {
+                if let Some(p) = place.get_mut(i) {
+                    *p = out.len();
                 }
-                None => {
-                    place.insert(k.clone(), out.len());
-                    out.push((k, v));
-                }
+                out.push((k, v));
+            } else if let Some(slot) = place.get(first).and_then(|&p| out.get_mut(p)) {
+                slot.1 = v;
             }
         }
         Object(out)
