@@ -299,7 +299,7 @@ const SPARE_KEPT: usize = 1 << 16;
 
 /// The text way's tree of the text the snippet wrote.
 fn json_of_text(text: &str) -> Result<Json<'_>, String> {
-    Json::parse(text).map_err(|e| unreadable(&e))
+    Json::parse(text).map_err(|why| format!("it could not be read as JSON ({why})"))
 }
 
 /// The snippet's encoding of a host's value written into `bytes` (replaced by a longer
@@ -470,11 +470,6 @@ thread_local! {
     /// module's first encoding: the list has one home, and the snippet checks that every
     /// module sharing it sends the same one.
     static WORDS_SENT: () = set_words(&WORDS.join(" "));
-}
-
-/// Words for text the engine wrote that serde_json cannot read (not expected to happen).
-fn unreadable(e: &serde_json::Error) -> String {
-    format!("it could not be read as JSON ({e})")
 }
 
 // A static module, not `new Function`: a strict Content-Security-Policy (browser

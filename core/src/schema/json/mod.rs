@@ -11,7 +11,7 @@
 //! Both ways in mean the same as `serde_json::Value`: numbers are read as serde_json reads
 //! them (so `3` is a whole number and `3.0` is not), and a repeated key keeps its first place
 //! and its last value, as a `preserve_order` map does. Text is read by [`read`], which
-//! declines what it is not sure of, then by serde_json.
+//! answers as serde_json's reader does without being it.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
@@ -128,16 +128,14 @@ impl<'a> Object<'a> {
 
 impl<'a> Json<'a> {
     /// Reads JSON text, as `serde_json::from_str` would read it into a `Value` (the same
-    /// tree, or an error in the same words), but for serde_json's private raw-value token:
-    /// with the `raw_value` feature its `Value` reader takes an object keyed by it as raw
-    /// JSON text, where here it is an object like any other.
+    /// tree, or for what `JSON.stringify` writes an error in the same words: [`read::why_not`]),
+    /// but for serde_json's private raw-value token: with the `raw_value` feature its `Value`
+    /// reader takes an object keyed by it as raw JSON text, where here it is an object like
+    /// any other.
     // Natively only the tests read text: the JS API (wasm32) is what needs it.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-    pub(crate) fn parse(text: &'a str) -> Result<Json<'a>, serde_json::Error> {
-        match read::read(text) {
-            Some(json) => Ok(json),
-            None => serde_json::from_str(text),
-        }
+    pub(crate) fn parse(text: &'a str) -> Result<Json<'a>, String> {
+        read::read(text).ok_or_else(|| read::why_not(text))
     }
 
     /// Reads the encoding the JS API's snippet writes (see [`bytes`]), or `None` when the

@@ -5,21 +5,20 @@
 //! profile's `opt-level = "z"` stays a chain of calls per byte and per token: it was a third
 //! of a one-shot `validateContent` from JS. This one reads bytes in plain loops.
 //!
-//! It never decides anything serde_json would decide otherwise: it reads only what it is sure
-//! of and declines the rest (returns `None`): a lone surrogate escape, a control character,
-//! a number that is not a plain integer of up to 18 digits (such tokens are handed to
-//! serde_json itself, which declines with the whole text if they are not numbers),
-//! nesting deeper than [`MAX_DEPTH`], and anything malformed. The caller then reads the whole
-//! text with serde_json, so an answer, and every error and its words, are serde_json's.
-
+//! It answers as serde_json's `Value` reader does: the same tree, and for text that
+//! `JSON.stringify` can write but serde_json refuses, the same words ([`why_not`]). Numbers
+//! other than plain integers of up to 18 digits are read by serde_json's own number reader
+//! (`Number::from_str`), so `3.0` stays a float and a decimal gets serde_json's rounding.
+//! What the reader declines (returns `None`): a lone surrogate escape, a control
+//! character, nesting as deep as serde_json's limit, and anything malformed.
 use super::{Json, Object};
 use serde_json::Number;
 use std::borrow::Cow;
 
-/// Deeper than this, the reader declines and serde_json decides (its own limit is 128).
-const MAX_DEPTH: usize = 100;
+/// The deepest nesting read: serde_json's (its 128th open array or object is an error).
+const MAX_DEPTH: usize = 127;
 
-/// The tree of `text`, or `None` when serde_json is to read it.
+/// The tree of `text`, or `None` when it is not JSON ([`why_not`] says why).
 pub(super) fn read(text: &str) -> Option<Json<'_>> {
     let mut r = Reader {
         text,
@@ -226,7 +225,8 @@ impl<'a> Reader<'a> {
     }
 
     /// A number token: a plain integer that surely fits is read here, any other token by
-    /// serde_json itself (so `3.0` stays a float and `1e400` is declined as out of range).
+    /// serde_json's number reader (so `3.0` stays a float and `1e400` is declined as out of
+    /// range).
     fn number(&mut self) -> Option<Number> {
         let start = self.at;
         while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.peek() {
@@ -245,11 +245,8 @@ impl<'a> Reader<'a> {
             && (digits == "0" || !digits.starts_with('0'))
             && !(negative && digits == "0");
         if !plain {
-            // Through the reader serde_json already has for the whole text (no second one).
-            return match serde_json::from_str(token).ok()? {
-                Json::Number(n) => Some(n),
-                _ => None,
-            };
+            // serde_json's number reader alone: the value its `Value` reader makes of it.
+            return token.parse().ok();
         }
         let n = digits
             .bytes()
@@ -260,6 +257,83 @@ impl<'a> Reader<'a> {
             Number::from(n.unsigned_abs())
         })
     }
+}
+
+/// Why serde_json's `Value` reader refuses `text`, in its words (as its error's `Display`
+/// writes them), for text [`read`] declines. The engine's `JSON.stringify` writes JSON,
+/// and of it serde_json refuses only a string with a lone surrogate (written as a `\\u`
+/// escape) and nesting past its limit (a host's getter may answer more deeply the second
+/// time than the check saw); this finds the first of those as serde_json meets it. Other
+/// text, which `JSON.stringify` does not write, gets words of our own.
+pub(crate) fn why_not(text: &str) -> String {
+    let b = text.as_bytes();
+    let hex4 = |at: usize| -> Option<u32> {
+        let digits = b.get(at..at + 4)?;
+        digits
+            .iter()
+            .try_fold(0, |n, &d| Some(n * 16 + char::from(d).to_digit(16)?))
+    };
+    let at = |code: &str, i: usize| {
+        // serde_json's position: the line, and the byte's column within it.
+        let before = b.get(..i).unwrap_or(b);
+        let line_start = before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1);
+        let line = 1 + before
+            .iter()
+            .take(line_start)
+            .filter(|&&c| c == b'\n')
+            .count();
+        format!("{code} at line {line} column {}", i - line_start)
+    };
+    const LONE: &str = "lone leading surrogate in hex escape";
+    const END: &str = "unexpected end of hex escape";
+    let (mut i, mut depth, mut in_string) = (0, 0usize, false);
+    while let Some(&c) = b.get(i) {
+        i += 1;
+        match (in_string, c) {
+            (_, b'"') => in_string = !in_string,
+            (false, b'[' | b'{') => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    // Refused before the bracket is read: its column is one past it.
+                    return at("recursion limit exceeded", i);
+                }
+            }
+            (false, b']' | b'}') => depth = depth.saturating_sub(1),
+            (true, b'\\') => {
+                let escaped = b.get(i).copied();
+                i += 1;
+                if escaped != Some(b'u') {
+                    continue;
+                }
+                let Some(first) = hex4(i) else { break };
+                i += 4;
+                match first {
+                    0xDC00..=0xDFFF => return at(LONE, i),
+                    0xD800..=0xDBFF => {
+                        // A trailing surrogate must follow as `\\u` and four digits.
+                        for want in [b'\\', b'u'] {
+                            let Some(next) = b.get(i).copied() else { break };
+                            i += 1;
+                            if next != want {
+                                return at(END, i);
+                            }
+                        }
+                        let Some(second) = hex4(i) else { break };
+                        i += 4;
+                        if !(0xDC00..=0xDFFF).contains(&second) {
+                            return at(LONE, i);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    "it is not JSON text".to_owned()
 }
 
 #[cfg(test)]
@@ -313,6 +387,46 @@ mod tests {
         assert_eq!(read(&ok), serde(&ok));
     }
 
+    /// serde_json's answer to `text`, as [`Json::parse`] gives it: the tree, or its words.
+    fn serde_answer(text: &str) -> Result<Json<'_>, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    fn ours(text: &str) -> Result<Json<'_>, String> {
+        read(text).ok_or_else(|| why_not(text))
+    }
+
+    #[test]
+    fn what_serde_json_refuses_of_json_text_is_refused_in_its_words() {
+        let mut cases: Vec<String> = [
+            r#"{"type":"object","title":"\ud800"}"#,
+            r#"["\udc00"]"#,
+            r#"["a\udfffb"]"#,
+            r#"["\ud800\u0041"]"#,
+            r#"["\ud800\ud800"]"#,
+            r#"["\ud800\n"]"#,
+            r#"["\ud800x"]"#,
+            r#"{"\ud83d\ude00":1,"\udbff":2}"#,
+            "[\n  \"ok\",\n  {\"k\": \"\\ud800\"}\n]",
+            r#"["[{\"","\\ud800","\\\ud800"]"#,
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        for n in [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, MAX_DEPTH + 5] {
+            cases.push(format!("{}{}", "[".repeat(n), "]".repeat(n)));
+            cases.push(format!("{}1{}", "{\"a\":".repeat(n), "}".repeat(n)));
+            cases.push(format!("[\"\\udc00\",{}{}]", "[".repeat(n), "]".repeat(n)));
+            cases.push(format!("[{}{},\"\\udc00\"]", "[".repeat(n), "]".repeat(n)));
+        }
+        let mut refused = 0;
+        for text in &cases {
+            let want = serde_answer(text);
+            refused += usize::from(want.is_err());
+            assert_eq!(ours(text), want, "{text}");
+        }
+        assert!(refused > 12, "{refused} of the cases refused");
+    }
+
     #[test]
     fn reads_what_it_must_not_decline() {
         // The shapes JSON.stringify writes for schemas and answers: read here, not declined.
@@ -346,6 +460,11 @@ mod tests {
                     Just("é".to_owned()),
                     Just("😀".to_owned()),
                     Just("\n".to_owned()),
+                    // Markers the surrogate test writes as lone surrogate escapes.
+                    Just("\u{E001}".to_owned()),
+                    Just("\u{E002}".to_owned()),
+                    Just("\u{E003}".to_owned()),
+                    Just("\u{E004}".to_owned()),
                     "[a-z]{0,4}",
                 ],
                 0..5,
@@ -424,6 +543,19 @@ mod tests {
                 let ours = read(&text);
                 prop_assert!(ours.is_some(), "declined {}", text);
                 prop_assert_eq!(ours, serde(&text));
+            }
+
+            /// JSON with lone surrogates written as `JSON.stringify` writes them (`\\udXXX`),
+            /// in keys and values: refused in serde_json's words, or read alike.
+            #[test]
+            fn lone_surrogates_are_refused_as_serde_json_refuses_them(v in value()) {
+                let text = serde_json::to_string(&v)
+                    .unwrap_or_default()
+                    .replace('\u{E001}', "\\ud800")
+                    .replace('\u{E002}', "\\udfff")
+                    .replace('\u{E003}', "\\udbff\\u0041")
+                    .replace('\u{E004}', "\\ud83d\\ude00");
+                prop_assert_eq!(ours(&text), serde_answer(&text), "{}", text);
             }
 
             #[test]
