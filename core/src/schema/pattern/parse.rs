@@ -441,27 +441,38 @@ impl Parser {
         }
     }
 
-    /// A group name up to `end` (consumed). ECMA-262 names are identifiers; the check here
-    /// is the practical one (letters, digits, `$`, `_`, not starting with a digit).
+    /// A group name up to `end` (consumed): ECMA-262's `RegExpIdentifierName` without
+    /// escapes. It starts with an `ID_Start` character, `$` or `_`, and goes on with
+    /// `ID_Continue` characters, `$`, ZWNJ or ZWJ. Past ASCII the properties are asked as a
+    /// `\p{…}` would be (in wasm, of the JS engine), so the names are exactly `RegExp`'s.
     fn group_name(&mut self, end: char) -> Result<String, ParseError> {
         let mut name = String::new();
+        let mut properties = None;
         loop {
-            match self.peek() {
-                Some(c) if c == end => {
-                    self.pos += 1;
-                    break;
-                }
-                Some(c)
-                    if c == '$'
-                        || c == '_'
-                        || c.is_alphabetic()
-                        || (c.is_alphanumeric() && !name.is_empty()) =>
-                {
-                    name.push(c);
-                    self.pos += 1;
-                }
-                _ => return Err(self.syntax("a group name must be an identifier")),
+            let Some(c) = self.peek() else {
+                return Err(self.syntax("a group name must be an identifier"));
+            };
+            if c == end {
+                self.pos += 1;
+                break;
             }
+            let first = name.is_empty();
+            let ok = if c.is_ascii() {
+                c.is_ascii_alphabetic() || c == '$' || c == '_' || (!first && c.is_ascii_digit())
+            } else if !first && (c == '\u{200C}' || c == '\u{200D}') {
+                true
+            } else {
+                let (start, part) = properties.get_or_insert_with(|| {
+                    (Property::named("ID_Start"), Property::named("ID_Continue"))
+                });
+                let property = if first { start } else { part };
+                property.as_ref().is_some_and(|p| p.has(c as u32))
+            };
+            if !ok {
+                return Err(self.syntax("a group name must be an identifier"));
+            }
+            self.pos += 1;
+            name.push(c);
         }
         if name.is_empty() {
             return Err(self.syntax("a group name must not be empty"));
