@@ -1,7 +1,10 @@
 // The one crossing of a JS host's value into Rust (see `Crossing` in js.rs): the value in a
 // compact encoding (`encodeJson`, the fast way for plain JSON data), else as JSON text
 // (`strictJson`), or the words saying why it is not JSON. Nothing here throws, so no host
-// value can throw through Rust frames.
+// value can throw through Rust frames. At the end, the one other thing the core asks of
+// the engine: the Unicode properties of a pattern's `\p{…}` (`propertyId`, `propertyHas`).
+// One module for the crate: each snippet module is one more request before a page can
+// start (see web/src/glue.js).
 //
 // A static module that wasm-bindgen copies into the package's `snippets/`: no `eval` or
 // `new Function`, which a strict Content-Security-Policy (browser extensions) forbids.
@@ -689,4 +692,41 @@ function visit(member, key, inArray, walk) {
   if (holders.length > 0) {
     keys.pop();
   }
+}
+
+// `\p{…}` in a field's `pattern`, answered by the engine's own `RegExp` (see
+// core/src/schema/pattern/unicode_host.rs): the wasm carries no Unicode tables.
+//
+// One RegExp per property name, made on first use and kept for the page's life. They are
+// at most as many as the names ECMA-262 lists (a name the engine refuses is not kept), so
+// a host open for days holds a bounded set whatever its servers send.
+
+/** What ECMA-262 allows between the braces; the parser in wasm allows no more. */
+const NAME = /^[A-Za-z0-9_]+(?:=[A-Za-z0-9_]+)?$/;
+
+/** @type {Map<string, number>} */
+const byName = new Map();
+/** @type {RegExp[]} */
+const properties = [];
+
+/** The number of property `name`, or -1 when the engine has no such property. */
+export function propertyId(name) {
+  const known = byName.get(name);
+  if (known !== undefined) return known;
+  if (!NAME.test(name)) return -1;
+  let re;
+  try {
+    re = new RegExp("^\\p{" + name + "}$", "u");
+  } catch {
+    return -1;
+  }
+  byName.set(name, properties.length);
+  properties.push(re);
+  return properties.length - 1;
+}
+
+/** Whether code point `c` has property number `id`. */
+export function propertyHas(id, c) {
+  const re = properties[id];
+  return re !== undefined && c <= 0x10ffff && re.test(String.fromCodePoint(c));
 }

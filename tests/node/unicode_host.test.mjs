@@ -1,5 +1,5 @@
-// `\p{…}` in wasm is answered by the JS engine's RegExp (core/src/schema/pattern/
-// unicode_host.js): one RegExp per property name, kept for the process's life. Names the
+// `\p{…}` in wasm is answered by the JS engine's RegExp (propertyId and propertyHas in
+// core/src/js_strict_json.js): one RegExp per property name, kept for the process's life. Names the
 // engine refuses, and names that could break out of the braces, are answered -1 and not
 // kept, so what a server sends cannot grow the set past the names ECMA-262 lists. Its own
 // file: it counts on the snippet's state being fresh.
@@ -14,7 +14,7 @@ assert.ok(pkg, "set MCP_ELICIT_PKG to the wasm-bindgen nodejs package (tests/nod
 const require = createRequire(import.meta.url);
 const [snippetDir] = readdirSync(path.join(pkg, "snippets"));
 const { propertyId, propertyHas } = require(
-  path.join(pkg, "snippets", snippetDir, "src", "schema", "pattern", "unicode_host.js"),
+  path.join(pkg, "snippets", snippetDir, "src", "js_strict_json.js"),
 );
 
 test("a property name is kept once; refused names are not kept", () => {

@@ -1,5 +1,6 @@
 //! `\p{…}` in wasm: the JS engine's own `RegExp` says which code points have a property
-//! (`unicode_host.js` beside this file), so the wasm carries none of the Unicode tables that
+//! (`propertyId` and `propertyHas` in `core/src/js_strict_json.js`, the core's one snippet
+//! module), so the wasm carries none of the Unicode tables that
 //! the native build reads (`unicode.rs`, 15.8 KB of the core's 85 KB gzip).
 //!
 //! The names are what `new RegExp("\\p{name}", "u")` accepts, which ECMA-262 fixes, so a
@@ -11,7 +12,7 @@
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-#[wasm_bindgen(module = "/src/schema/pattern/unicode_host.js")]
+#[wasm_bindgen(module = "/src/js_strict_json.js")]
 extern "C" {
     #[wasm_bindgen(js_name = propertyId)]
     fn property_id(name: &str) -> i32;
