@@ -110,6 +110,13 @@ fn catastrophic_patterns_answer_within_the_step_budget() {
             "x1!".into(),
             PatternCheck::DoesNotMatch,
         ),
+        // A property beside a character is one class, so with a back-reference there is
+        // one path a character, not two.
+        (
+            "^(?:\\p{L}|a)*()\\1$".into(),
+            a_bang.clone(),
+            PatternCheck::DoesNotMatch,
+        ),
         // With a back-reference there is no memo: the budget stops it.
         (
             "^(a+)+\\1$".into(),
@@ -133,6 +140,23 @@ fn catastrophic_patterns_answer_within_the_step_budget() {
             text.len()
         );
     }
+}
+
+/// A class test is charged a step per property it asks (in wasm each is a call into the JS
+/// engine): a class of 32 properties on a long text stops at the step budget, where one
+/// property answers the same pattern.
+#[test]
+fn a_class_of_many_properties_is_charged_per_property() {
+    use mcp_elicit::schema::{Pattern, PatternCheck, MAX_PATTERN_TEXT_LEN, MAX_PROPERTY_ESCAPES};
+    let text = "a".repeat(MAX_PATTERN_TEXT_LEN - 1);
+    let many = Pattern::compile(&format!(
+        "[^{}]{{10}}b",
+        "\\p{Lu}".repeat(MAX_PROPERTY_ESCAPES)
+    ));
+    assert!(many.not_checked().is_none());
+    assert_eq!(many.check(&text), PatternCheck::NotChecked);
+    let one = Pattern::compile("[^\\p{Lu}]{10}b");
+    assert_eq!(one.check(&text), PatternCheck::DoesNotMatch);
 }
 
 /// What is `skipped` in the table is kept and says why; what is `python` reads as Python.

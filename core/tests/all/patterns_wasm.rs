@@ -47,6 +47,22 @@ fn a_catastrophic_pattern_answers_in_the_browser() {
     );
 }
 
+/// A class of 32 properties asks the JS engine up to 32 times a character, and each ask
+/// is charged as a step: on a long text it stops at the step budget (a few hundred
+/// milliseconds of engine calls at most) instead of some 30 million calls, seconds of a
+/// frozen page. One property answers the same pattern.
+#[wasm_bindgen_test]
+fn a_class_of_many_properties_stops_at_the_step_budget_in_the_browser() {
+    let text = "a".repeat(MAX_PATTERN_TEXT_LEN - 1);
+    let many = Pattern::compile(&format!("[^{}]{{10}}b", "\\p{Lu}".repeat(32)));
+    assert!(many.not_checked().is_none());
+    assert_eq!(many.check(&text), PatternCheck::NotChecked);
+    assert_eq!(
+        Pattern::compile("[^\\p{Lu}]{10}b").check(&text),
+        PatternCheck::DoesNotMatch
+    );
+}
+
 /// The same table against this browser's own `RegExp(p, "u")`, live: every case the
 /// browser can read answers as it does (the Python-dialect and over-limit cases, which V8
 /// refuses or which we leave to the server, are the ones it cannot compare).

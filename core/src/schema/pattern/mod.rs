@@ -61,7 +61,8 @@ pub const MAX_PROPERTY_ESCAPES: usize = 32;
 pub const MAX_PATTERN_RANGES: usize = 8192;
 
 /// The most steps one check may take: 1,000,000 (an instruction run, a character compared
-/// by a back-reference, a capture copied), tens of milliseconds in a browser. A memoised run
+/// by a back-reference, a capture copied, a property a class test asks: in wasm a call into
+/// the JS engine), tens of milliseconds in a browser. A memoised run
 /// takes at most about twice the program's length times the text's, so a pattern of up to
 /// 50 instructions without lookarounds always gets an answer on a text of
 /// [`MAX_PATTERN_TEXT_LEN`] (a lookaround that succeeds is run again at each position, so

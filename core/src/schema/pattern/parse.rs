@@ -36,6 +36,11 @@ impl Class {
         }
     }
 
+    /// How many properties a test of the class may ask.
+    pub(super) fn properties(&self) -> usize {
+        self.properties.len()
+    }
+
     /// Whether code point `c` is in the class.
     pub(super) fn has(&self, c: u32) -> bool {
         let i = self.ranges.partition_point(|&(_, hi)| hi < c);
@@ -125,6 +130,10 @@ struct Parser {
     /// Code point ranges held by the classes so far ([`MAX_PATTERN_RANGES`]); a `\p{…}`
     /// counts as one.
     ranges: usize,
+    /// `ID_Start` and `ID_Continue` for group names past ASCII, each looked up once a
+    /// pattern (natively a lookup reads the Unicode tables).
+    id_start: Option<Option<Property>>,
+    id_continue: Option<Option<Property>>,
 }
 
 /// Parses `source` as an ECMA-262 `u`-mode pattern.
@@ -139,6 +148,8 @@ pub(super) fn parse(source: &str) -> Result<Parsed, ParseError> {
         python: false,
         properties: 0,
         ranges: 0,
+        id_start: None,
+        id_continue: None,
     };
     let mut node = p.disjunction()?;
     if p.pos < p.chars.len() {
@@ -447,7 +458,6 @@ impl Parser {
     /// `\p{…}` would be (in wasm, of the JS engine), so the names are exactly `RegExp`'s.
     fn group_name(&mut self, end: char) -> Result<String, ParseError> {
         let mut name = String::new();
-        let mut properties = None;
         loop {
             let Some(c) = self.peek() else {
                 return Err(self.syntax("a group name must be an identifier"));
@@ -462,11 +472,14 @@ impl Parser {
             } else if !first && (c == '\u{200C}' || c == '\u{200D}') {
                 true
             } else {
-                let (start, part) = properties.get_or_insert_with(|| {
-                    (Property::named("ID_Start"), Property::named("ID_Continue"))
-                });
-                let property = if first { start } else { part };
-                property.as_ref().is_some_and(|p| p.has(c as u32))
+                let (slot, property) = if first {
+                    (&mut self.id_start, "ID_Start")
+                } else {
+                    (&mut self.id_continue, "ID_Continue")
+                };
+                slot.get_or_insert_with(|| Property::named(property))
+                    .as_ref()
+                    .is_some_and(|p| p.has(c as u32))
             };
             if !ok {
                 return Err(self.syntax("a group name must be an identifier"));
@@ -734,26 +747,32 @@ enum Escaped {
     Property(Property, bool),
 }
 
-/// An alternation whose branches are all single characters or classes of ranges is one
-/// class: the same texts match, and the check costs one step instead of one per branch.
+/// An alternation whose branches are all single characters or classes is one class: the
+/// same texts match, and the check costs one step instead of one per branch (and with
+/// back-references, one path instead of one per branch). A class that is negated around a
+/// property (`[^\p{L}]`) is no union of ranges and properties, so it keeps the alternation.
 fn merge_single_chars(alts: Vec<Node>) -> Node {
     let single = alts.iter().all(|n| match n {
         Node::Char(_) => true,
-        Node::Class(c) => c.properties.is_empty(),
+        Node::Class(c) => !c.negated,
         _ => false,
     });
     if !single {
         return Node::Alt(alts);
     }
-    let mut ranges = Vec::new();
+    let mut merged = Class::default();
     for n in alts {
         match n {
-            Node::Char(c) => ranges.push((c, c)),
-            Node::Class(c) => ranges.extend(c.ranges.iter().copied()),
+            Node::Char(c) => merged.ranges.push((c, c)),
+            Node::Class(c) => {
+                merged.ranges.extend(c.ranges.iter().copied());
+                merged.properties.extend(c.properties.iter().cloned());
+            }
             _ => {}
         }
     }
-    Node::Class(Arc::new(Class::of(normalize(ranges))))
+    merged.ranges = normalize(merged.ranges);
+    Node::Class(Arc::new(merged))
 }
 
 /// Sorts and merges ranges.

@@ -439,8 +439,17 @@ impl Run<'_> {
         }
     }
 
-    fn in_class(&self, k: usize, c: u32) -> bool {
-        self.c.classes.get(k).is_some_and(|class| class.has(c))
+    /// Whether `c` is in class `k`. Each property the class holds is one more step: in
+    /// wasm a property is a call into the JS engine, some 50 times a range lookup's cost.
+    fn in_class(&mut self, k: usize, c: u32) -> Result<bool, OutOfSteps> {
+        let Some(class) = self.c.classes.get(k) else {
+            return Ok(false);
+        };
+        self.steps = self.steps.saturating_add(class.properties());
+        if self.steps > MAX_MATCH_STEPS {
+            return Err(OutOfSteps);
+        }
+        Ok(class.has(c))
     }
 
     /// Whether `Match` of program `p` is reachable from position `start`, for a pattern
@@ -484,7 +493,7 @@ impl Run<'_> {
                         _ => break,
                     },
                     Inst::Class(k) => match self.read(prog.backward, pos) {
-                        Some((got, next)) if self.in_class(k, got) => {
+                        Some((got, next)) if self.in_class(k, got)? => {
                             pc += 1;
                             pos = next;
                         }
@@ -579,7 +588,7 @@ impl Run<'_> {
                     _ => false,
                 },
                 Some(Inst::Class(k)) => match self.read(prog.backward, pos) {
-                    Some((got, next)) if self.in_class(*k, got) => {
+                    Some((got, next)) if self.in_class(*k, got)? => {
                         pos = next;
                         true
                     }
