@@ -709,24 +709,34 @@ const byName = new Map();
 /** @type {RegExp[]} */
 const properties = [];
 
-/** The number of property `name`, or -1 when the engine has no such property. */
+/**
+ * The number of property `name`, or -1 when the engine has no such property (or a page's
+ * changes to the built-ins make asking throw). Never throws.
+ */
 export function propertyId(name) {
-  const known = byName.get(name);
-  if (known !== undefined) return known;
-  if (!NAME.test(name)) return -1;
-  let re;
   try {
-    re = new RegExp("^\\p{" + name + "}$", "u");
+    const known = byName.get(name);
+    if (known !== undefined) return known;
+    if (!NAME.test(name)) return -1;
+    const re = new RegExp("^\\p{" + name + "}$", "u");
+    byName.set(name, properties.length);
+    properties.push(re);
+    return properties.length - 1;
   } catch {
     return -1;
   }
-  byName.set(name, properties.length);
-  properties.push(re);
-  return properties.length - 1;
 }
 
-/** Whether code point `c` has property number `id`. */
+/**
+ * Whether code point `c` has property number `id`. Never throws (a page may have replaced
+ * `RegExp.prototype.exec`): what cannot be answered is "no".
+ */
 export function propertyHas(id, c) {
   const re = properties[id];
-  return re !== undefined && c <= 0x10ffff && re.test(String.fromCodePoint(c));
+  if (re === undefined || !(c <= 0x10ffff)) return false;
+  try {
+    return re.test(String.fromCodePoint(c)) === true;
+  } catch {
+    return false;
+  }
 }

@@ -61,3 +61,18 @@ test("a property answers as the engine's RegExp does", () => {
   assert.equal(propertyHas(9999, 0x41), false);
   assert.equal(propertyHas(-1, 0x41), false);
 });
+
+test("a page that breaks RegExp gets false and -1, never a throw into wasm", () => {
+  const upper = propertyId("Lu");
+  const exec = RegExp.prototype.exec;
+  RegExp.prototype.exec = () => {
+    throw new Error("a page replaced exec");
+  };
+  try {
+    assert.equal(propertyHas(upper, 0x41), false);
+    assert.equal(propertyId("Ll"), -1);
+  } finally {
+    RegExp.prototype.exec = exec;
+  }
+  assert.equal(propertyHas(upper, 0x41), true);
+});
