@@ -43,8 +43,7 @@ impl Class {
 
     /// Whether code point `c` is in the class.
     pub(super) fn has(&self, c: u32) -> bool {
-        let i = self.ranges.partition_point(|&(_, hi)| hi < c);
-        let inside = self.ranges.get(i).is_some_and(|&(lo, _)| lo <= c)
+        let inside = contains(&self.ranges, c)
             || self
                 .properties
                 .iter()
@@ -773,6 +772,12 @@ fn merge_single_chars(alts: Vec<Node>) -> Node {
     }
     merged.ranges = normalize(merged.ranges);
     Node::Class(Arc::new(merged))
+}
+
+/// Whether `c` is in `ranges` (sorted, disjoint), by halves.
+pub(super) fn contains(ranges: &[(u32, u32)], c: u32) -> bool {
+    let i = ranges.partition_point(|&(_, hi)| hi < c);
+    ranges.get(i).is_some_and(|&(lo, _)| lo <= c)
 }
 
 /// Sorts and merges ranges.

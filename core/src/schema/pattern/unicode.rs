@@ -26,7 +26,7 @@
 //!   first). A set written against a like one (`Script_Extensions` against `Script`,
 //!   `XID_Start` against `ID_Start`) takes a few differences instead of all its ranges.
 
-use super::parse::{complement, normalize, Ranges};
+use super::parse::{complement, contains, normalize, Ranges};
 
 /// The property names and code point sets (see the module's documentation).
 static DATA: &[u8] = include_bytes!("unicode.bin");
@@ -43,8 +43,7 @@ impl Property {
     }
 
     pub(super) fn has(&self, c: u32) -> bool {
-        let i = self.0.partition_point(|&(_, hi)| hi < c);
-        self.0.get(i).is_some_and(|&(lo, _)| lo <= c)
+        contains(&self.0, c)
     }
 }
 
