@@ -5,7 +5,7 @@
 
 /// Up to this many names, a list is searched in order (at most 16 comparisons a lookup);
 /// beyond, it is sorted (log n comparisons).
-const SMALL: usize = 16;
+pub(crate) const SMALL: usize = 16;
 
 /// For each name, the place of the first name equal to it (its own place when it is the
 /// first). O(n log n) comparisons whatever the names.

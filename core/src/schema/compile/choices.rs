@@ -91,15 +91,10 @@ fn string_list(
     check_choice_count(name, list.len(), path)?;
     // The strings up to the first item that is not one; a repeat among them comes first.
     let strings: Vec<&str> = list.iter().map_while(Json::as_str).collect();
-    if let Some((i, s)) = first_repeat(&strings).and_then(|i| Some((i, *strings.get(i)?))) {
-        return Err(err(
-            format!("{path}/{i}"),
-            format!("The choice \"{s}\" of \"{name}\" appears more than once."),
-        ));
-    }
+    no_repeats(name, &strings, path)?;
     if let Some(item) = list.get(strings.len()) {
         return Err(err(
-            format!("{path}/{}", strings.len()),
+            path.index(strings.len()),
             format!(
                 "Each choice of \"{name}\" must be a string, not {}.",
                 show(item)
@@ -148,13 +143,19 @@ pub(super) fn titled_options(
             }
         }
     }
-    if let Some((i, value)) = first_repeat(&values).and_then(|i| Some((i, *values.get(i)?))) {
-        return Err(err(
+    no_repeats(name, &values, path)?;
+    refused.map_or(Ok(out), Err)
+}
+
+/// Refuses the first of `values` (a list's choices, at `path`) that repeats an earlier one.
+fn no_repeats(name: &str, values: &[&str], path: &Pointer<'_>) -> Result<(), SchemaError> {
+    match first_repeat(values).and_then(|i| Some((i, values.get(i)?))) {
+        Some((i, value)) => Err(err(
             path.index(i),
             format!("The choice \"{value}\" of \"{name}\" appears more than once."),
-        ));
+        )),
+        None => Ok(()),
     }
-    refused.map_or(Ok(out), Err)
 }
 
 /// One `{const, title}` of [`titled_options`]: its value and title.

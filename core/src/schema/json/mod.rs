@@ -13,6 +13,7 @@
 //! and its last value, as a `preserve_order` map does. Text is read by [`read`], which
 //! answers as serde_json's reader does without being it.
 
+use crate::schema::names::{first_places, first_repeat};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
 use std::borrow::Cow;
@@ -40,10 +41,6 @@ pub(crate) enum Json<'a> {
 /// [`Object::from_distinct_members`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Object<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
-
-/// Up to this many members, a repeated key is looked for pair by pair (at most 120
-/// comparisons); above it, among the sorted keys, so a server-sized object stays n log n.
-const PAIRWISE_DUPLICATE_CHECK: usize = 16;
 
 impl<'a> Object<'a> {
     /// The value of `key`.
@@ -90,24 +87,20 @@ impl<'a> Object<'a> {
         Object(members)
     }
 
-    /// Members as read, a repeated key folded into its first place with its last value.
+    /// Members as read, a repeated key folded into its first place with its last value. The
+    /// repeats are found as a choice list's are ([`names`]: pair by pair up to
+    /// [`names::SMALL`] keys, sorted beyond, so a server-sized object stays n log n).
+    ///
+    /// [`names`]: crate::schema::names
+    /// [`names::SMALL`]: crate::schema::names::SMALL
     fn from_members(mut members: Vec<(Cow<'a, str>, Json<'a>)>) -> Self {
-        let repeated = if members.len() <= PAIRWISE_DUPLICATE_CHECK {
-            members
-                .iter()
-                .enumerate()
-                .any(|(i, (k, _))| members.iter().skip(i + 1).any(|(j, _)| j == k))
-        } else {
-            let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
-            crate::sort::sort(&mut keys);
-            keys.windows(2).any(|w| w.first() == w.get(1))
-        };
-        if !repeated {
+        let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
+        if first_repeat(&keys).is_none() {
+            drop(keys);
             return Object(members);
         }
         // Rare (JSON.stringify never writes a key twice): rebuild in first-place order.
-        let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
-        let firsts = crate::schema::names::first_places(&keys);
+        let firsts = first_places(&keys);
         drop(keys);
         // Where in `out` the member first seen at each place went.
         let mut place: Vec<usize> = vec![0; members.len()];
@@ -375,7 +368,7 @@ mod tests {
 
     #[test]
     fn a_repeated_key_keeps_its_first_place_and_last_value() {
-        for n in [3, PAIRWISE_DUPLICATE_CHECK + 5] {
+        for n in [3, crate::schema::names::SMALL + 5] {
             let mut text = String::from("{");
             for i in 0..n {
                 text.push_str(&format!("\"k{i}\":{i},"));
