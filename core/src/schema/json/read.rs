@@ -267,12 +267,6 @@ impl<'a> Reader<'a> {
 /// text, which `JSON.stringify` does not write, gets words of our own.
 pub(crate) fn why_not(text: &str) -> String {
     let b = text.as_bytes();
-    let hex4 = |at: usize| -> Option<u32> {
-        let digits = b.get(at..at + 4)?;
-        digits
-            .iter()
-            .try_fold(0, |n, &d| Some(n * 16 + char::from(d).to_digit(16)?))
-    };
     let at = |code: &str, i: usize| {
         // serde_json's position: the line, and the byte's column within it.
         let before = b.get(..i).unwrap_or(b);
@@ -289,42 +283,46 @@ pub(crate) fn why_not(text: &str) -> String {
     };
     const LONE: &str = "lone leading surrogate in hex escape";
     const END: &str = "unexpected end of hex escape";
-    let (mut i, mut depth, mut in_string) = (0, 0usize, false);
-    while let Some(&c) = b.get(i) {
-        i += 1;
+    // The reader as a cursor: its `hex4` reads an escape's digits as `read` does.
+    let mut r = Reader {
+        text,
+        bytes: b,
+        at: 0,
+    };
+    let (mut depth, mut in_string) = (0usize, false);
+    while let Some(c) = r.peek() {
+        r.at += 1;
         match (in_string, c) {
             (_, b'"') => in_string = !in_string,
             (false, b'[' | b'{') => {
                 depth += 1;
                 if depth > MAX_DEPTH {
                     // Refused before the bracket is read: its column is one past it.
-                    return at("recursion limit exceeded", i);
+                    return at("recursion limit exceeded", r.at);
                 }
             }
             (false, b']' | b'}') => depth = depth.saturating_sub(1),
             (true, b'\\') => {
-                let escaped = b.get(i).copied();
-                i += 1;
+                let escaped = r.peek();
+                r.at += 1;
                 if escaped != Some(b'u') {
                     continue;
                 }
-                let Some(first) = hex4(i) else { break };
-                i += 4;
+                let Some(first) = r.hex4() else { break };
                 match first {
-                    0xDC00..=0xDFFF => return at(LONE, i),
+                    0xDC00..=0xDFFF => return at(LONE, r.at),
                     0xD800..=0xDBFF => {
                         // A trailing surrogate must follow as `\\u` and four digits.
                         for want in [b'\\', b'u'] {
-                            let Some(next) = b.get(i).copied() else { break };
-                            i += 1;
+                            let Some(next) = r.peek() else { break };
+                            r.at += 1;
                             if next != want {
-                                return at(END, i);
+                                return at(END, r.at);
                             }
                         }
-                        let Some(second) = hex4(i) else { break };
-                        i += 4;
+                        let Some(second) = r.hex4() else { break };
                         if !(0xDC00..=0xDFFF).contains(&second) {
-                            return at(LONE, i);
+                            return at(LONE, r.at);
                         }
                     }
                     _ => {}
