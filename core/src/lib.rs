@@ -10,8 +10,10 @@
 //! - [`validate`]: coerces raw form input and validates content against a spec.
 //! - [`url_policy`]: decides whether a URL-mode URL may be opened, and how to show its host.
 //! - [`sse`]: an incremental Server-Sent Events decoder.
+//! - [`auth`]: MCP authorization (OAuth 2.1 sign-in) as a state machine.
 //! - [`driver`]: the modern multi-round driver and the legacy session handler, as state machines.
 
+pub mod auth;
 pub mod driver;
 pub mod schema;
 pub mod sse;
