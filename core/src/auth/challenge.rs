@@ -96,7 +96,7 @@ pub fn parse(header: &str) -> Result<Challenge, AuthError> {
         return Err(unreadable("no Bearer challenge"));
     }
     if let Some(scope) = scope {
-        out.scopes = Some(split_scopes(&scope, "the server's challenge")?);
+        out.scopes = Some(split_scopes(&scope, "The server's challenge")?);
     }
     Ok(out)
 }

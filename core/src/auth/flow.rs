@@ -25,6 +25,8 @@ pub struct Flow {
     challenge: Option<Challenge>,
     known: Known,
     entropy: Entropy,
+    /// A refresh was tried (and refused): not again in this flow.
+    refresh_tried: bool,
     state: State,
 }
 
@@ -133,6 +135,7 @@ impl Flow {
             challenge,
             known,
             entropy,
+            refresh_tried: false,
             state: State::Failed(AuthError::Usage("not started".into())),
         };
         flow.state = flow.first_state();
@@ -566,6 +569,9 @@ impl Flow {
     /// A refresh of the known grant, when it has a refresh token, is for this server, and
     /// (after discovery) comes from the same issuer for the same resource.
     fn refreshing(&self, context: Option<&Context>, server: &HttpUrl) -> Option<Refreshing> {
+        if self.refresh_tried {
+            return None;
+        }
         let grant = self.known.grant.as_ref()?;
         let refresh_token = grant.refresh_token.clone()?;
         let token_endpoint = match context {
@@ -627,7 +633,8 @@ impl Flow {
         token_request(&r.token_endpoint, pairs, &r.client)
     }
 
-    fn refreshed(&self, r: Refreshing, answer: Result<AuthResponse, String>) -> State {
+    fn refreshed(&mut self, r: Refreshing, answer: Result<AuthResponse, String>) -> State {
+        self.refresh_tried = true;
         let issued = match answer {
             Ok(resp) if (200..300).contains(&resp.status) => {
                 metadata::issued(&resp.body, resp.content_type.as_deref()).ok()

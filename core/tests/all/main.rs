@@ -8,6 +8,10 @@
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+mod auth_flow;
+mod auth_hostile;
+mod auth_scenarios;
+mod auth_util;
 mod driver_era;
 mod driver_era_retry;
 mod driver_error;
