@@ -425,7 +425,8 @@ fn no_secret_in_any_error_or_debug() {
         "at-SECRET",
     ];
     let mut outcomes: Vec<String> = Vec::new();
-    let scenarios: Vec<Box<dyn Fn(&mut World)>> = vec![
+    type Scenario<'a> = Box<dyn Fn(&mut World) + 'a>;
+    let scenarios: Vec<Scenario> = vec![
         Box::new(|w| {
             w.token_answer = Some(AuthResponse::json(
                 400,
