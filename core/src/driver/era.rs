@@ -38,9 +38,15 @@
 //! | -32022 naming only modern versions we don't speak          | Incompatible |
 //! | -32022 naming handshake versions, or without a usable list | Legacy   |
 //! | any other JSON-RPC error (-32601, -32600, -32602, ...)     | Legacy   |
+//! | HTTP 401 or 403 (authorization needed, or not enough)    | Unauthorized: fails |
 //! | an HTTP error status without a JSON-RPC body (404, 400, 405, 500, ...) | Legacy |
 //! | a 2xx without an answer (e.g. 202)                         | Legacy   |
 //! | no answer within [`DISCOVER_TIMEOUT_MS`]                   | Legacy   |
+//!
+//! A 401 or 403 says nothing about the era: the server wants a credential before it says
+//! anything else, and the handshake would meet the same status. An IO layer that can sign
+//! in does so on such an answer and probes again; the machine only sees it when nobody
+//! could, and then the connect fails in words about authorization, not about the era.
 //!
 //! The reprobe is made once (SEP-2575: retry with a version from `supported`). A -32022
 //! naming the probed version is a server contradicting itself, often for a moment (a
@@ -535,6 +541,12 @@ fn decide_http_failure_at(
     content_type: Option<&str>,
     body: &[u8],
 ) -> EraDecision {
+    if matches!(status, 401 | 403) {
+        return EraDecision::Incompatible(DriverError::Http {
+            status,
+            body: String::new(),
+        });
+    }
     if let Ok(texts) = messages_from_body(content_type, body) {
         for text in texts {
             if let Ok(Incoming::Error { error, .. }) = parse_message(&text) {

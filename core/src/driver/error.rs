@@ -205,6 +205,15 @@ impl fmt::Display for DriverError {
                 f,
                 "The server asked for {method:?} (request {key:?}), which this client does not support; the call cannot continue."
             ),
+            DriverError::Http { status: 401, .. } => f.write_str(
+                "The server needs you to sign in (HTTP 401), and this client has no way to: \
+                 give it a credential (the `headers` option) or let the person sign in (the \
+                 `auth` option).",
+            ),
+            DriverError::Http { status: 403, .. } => f.write_str(
+                "The server refused access (HTTP 403): the credential this client has does not \
+                 allow this request.",
+            ),
             DriverError::Http { status, body } if body.is_empty() => {
                 write!(f, "The server answered with HTTP status {status}.")
             }

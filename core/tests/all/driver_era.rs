@@ -312,6 +312,37 @@ fn an_incompatible_server_fails_the_connect_in_either_probing_mode() {
     }
 }
 
+/// A 401 or 403 is the server asking for a credential, not an answer about the era: with
+/// a fall-back the handshake would meet the same status and fail with words about the
+/// era. The connect fails at once, in words about signing in, whatever the body says.
+#[test]
+fn an_unauthorized_probe_is_no_verdict_on_the_era() {
+    let body = br#"{"error":"invalid_token","error_description":"Authentication required"}"#;
+    for status in [401, 403] {
+        for choice in [ProtocolChoice::Auto, ProtocolChoice::Modern] {
+            let mut era = negotiation(choice);
+            let _ = era.start();
+            let step = era.on_probe_answer(status, Some("application/json"), body);
+            let EraStep::Failed(error) = step else {
+                panic!("{status} {choice:?}: {step:?}");
+            };
+            assert_eq!(
+                error,
+                DriverError::Http {
+                    status,
+                    body: String::new()
+                }
+            );
+        }
+    }
+    let why = DriverError::Http {
+        status: 401,
+        body: String::new(),
+    }
+    .to_string();
+    assert!(why.contains("sign in") && why.contains("`auth`"), "{why}");
+}
+
 #[test]
 fn a_refused_handshake_is_rechecked_once_and_kept_unless_the_server_is_modern() {
     let refusal = DriverError::UnsupportedVersion {
