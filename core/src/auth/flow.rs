@@ -214,6 +214,7 @@ impl Flow {
                 server_host: host_of(&self.server_url),
                 issuer_host: host_of(&ready.context.meta.authorization_endpoint),
                 refused: ready.refused.clone(),
+                registration: ready.client.registration.clone(),
             }),
             State::Exchanging(ready, code) => Step::Fetch(self.code_request(ready, code)),
             State::Done(grant) => Step::Done((**grant).clone()),

@@ -317,6 +317,10 @@ pub struct SignIn {
     /// Why the last attempt did not complete (the person declined, …), to show on the
     /// card next to **Sign in**.
     pub refused: Option<AuthError>,
+    /// A registration this flow made, to keep under its issuer now: the person may leave
+    /// the page for the authorization page (a blocked popup) and come back to a new flow,
+    /// which must exchange the code as the client it was issued to.
+    pub registration: Option<Registration>,
 }
 
 /// The parameters the callback page read from its URL.
