@@ -58,7 +58,45 @@ export interface McpClientOptions {
     params: ElicitParams,
     info: ElicitationInfo,
   ) => ElicitResult | undefined | null | Promise<ElicitResult | undefined | null>;
+  /**
+   * Sent on every request to the server (both eras, the probe too), and only to it: a
+   * static API key, say. The protocol's own headers cannot be set.
+   */
+  headers?: { [name: string]: string };
+  /** Used for every request, the authorization server's too (a host's backend route). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Signing the person in when the server asks (the MCP authorization spec). */
+  auth?: McpClientAuth;
 }
+
+/** How a connection signs the person in. */
+export interface McpClientAuth {
+  /** The callback page on this page's origin (the package's www/oauth-callback.html). */
+  redirectUrl: string;
+  /** A client id registered with the authorization server beforehand. */
+  clientId?: string;
+  /** The pre-registered client's secret (a confidential client). */
+  clientSecret?: string;
+  /** An HTTPS URL of this client's metadata document (used where the server supports it). */
+  clientMetadataUrl?: string;
+  /** Scopes to ask for when neither the server's challenge nor its metadata name any. */
+  scope?: string;
+  /** Where tokens are kept: "session" (sessionStorage, the default), "memory", or an object. */
+  storage?:
+    | "session"
+    | "memory"
+    | {
+        get(key: string): string | null | undefined | Promise<string | null | undefined>;
+        set(key: string, value: string): unknown;
+        remove(key: string): unknown;
+      };
+}
+
+/**
+ * For a host's own callback page: hands the sign-in's result (this page's query) to the
+ * page that started it, then closes the popup or goes back to that page.
+ */
+export function handleOAuthCallback(win?: Window): "opener" | "redirect" | "none";
 
 /** Who asks and how, given to `onElicitation`. */
 export interface ElicitationInfo {

@@ -21,6 +21,9 @@ export const {
   compileValidator,
 } = api;
 
+/** For a host's own sign-in callback page (oauth-callback.js, also in the built www/). */
+export { handleOAuthCallback } from "./oauth-callback.js";
+
 /** The TypeScript SDK adapter (handler.js), over this entry's wasm. */
 export const elicitationHandler = handlerFor(api);
 

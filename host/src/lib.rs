@@ -162,6 +162,11 @@ impl McpClient {
             on_elicitation,
         } = options::parse(url, &options)
             .map_err(|why| js_error(format!("McpClient.connect: {why}")))?;
+        // A token kept earlier in the tab, or a sign-in the page came back from.
+        let sign_in = config.http.sign_in.clone();
+        if let Some(sign_in) = &sign_in {
+            sign_in.load().await;
+        }
         let owner = Owner::new();
         let slot = StoredValue::<Option<Connection>, LocalStorage>::new_local(None);
         let (requests, on_answer) = owner.with(|| {
@@ -181,6 +186,13 @@ impl McpClient {
         let connection = Connection::connect(config, sink)
             .await
             .map_err(|e| js_error(e.to_string()))?;
+        if let Some(sign_in) = &sign_in {
+            // From now on the era's own authorization rules apply (a step-up's scopes).
+            sign_in.set_protocol(match &connection {
+                Connection::Modern(_) => mcp_elicit::auth::AuthProtocol::Modern2026_07_28,
+                Connection::Legacy(_) => mcp_elicit::auth::AuthProtocol::Legacy2025_11_25,
+            });
+        }
         slot.set_value(Some(connection.clone()));
         container.set_text_content(None);
         let view = mount_to(container, move || {

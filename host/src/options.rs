@@ -11,8 +11,12 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::on_elicitation::ElicitationHandler;
+use mcp_elicit::auth::{AuthConfig, AuthProtocol, ClientId, ClientSecret};
+use mcp_elicit_web::auth::{SignIn, Store};
 use mcp_elicit_web::boundary::{json_arg, settle, value_to_js};
 use mcp_elicit_web::client::{ClientConfig, ProtocolChoice, SamplingHandler};
+use mcp_elicit_web::transport::Fetcher;
+use std::rc::Rc;
 
 /// Most rounds a host may allow one call (a typo such as 1e9 would hang a page on an
 /// endless server).
@@ -79,6 +83,19 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
             .map_err(|_| "options.sampling must be a function (params) => CreateMessageResult")?;
         config.sampling = Some(js_sampling(handler));
     }
+    config.http.fetcher = match field(options, "fetch")? {
+        None => Fetcher::default(),
+        Some(v) => Fetcher::new(Some(v.dyn_into::<Function>().map_err(|_| {
+            "options.fetch must be a function with fetch's signature (request) => Promise<Response>"
+        })?)),
+    };
+    if let Some(v) = field(options, "headers")? {
+        config.http.headers = headers(&v)?;
+    }
+    if let Some(v) = field(options, "auth")? {
+        let sign_in = auth(&config, &v, container.clone())?;
+        config.http.sign_in = Some(Rc::new(sign_in));
+    }
     let on_elicitation = match field(options, "onElicitation")? {
         None => None,
         Some(v) => Some(ElicitationHandler::new(v.dyn_into::<Function>().map_err(|_| {
@@ -90,6 +107,135 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
         config,
         on_elicitation,
     })
+}
+
+/// Most headers a host may add (`options.headers`), and the longest of their values: a
+/// credential or two, not a way to send megabytes with every request.
+const MAX_HOST_HEADERS: usize = 32;
+const MAX_HOST_HEADER_BYTES: usize = 8 * 1024;
+
+/// Headers the protocol sets itself, or the browser does: a host's would clash with them.
+const RESERVED_HEADERS: [&str; 10] = [
+    "content-type",
+    "accept",
+    "mcp-protocol-version",
+    "mcp-session-id",
+    "mcp-method",
+    "mcp-name",
+    "last-event-id",
+    "host",
+    "origin",
+    "cookie",
+];
+
+/// `options.headers`: an object of header names to string values, sent on every request
+/// to the server (never to an authorization server). A value never appears in an error.
+fn headers(value: &JsValue) -> Result<Vec<(String, String)>, String> {
+    let shape = "options.headers must be an object of header names to strings, such as { \"X-API-Key\": key }";
+    let Value::Object(map) = json_arg(value, "options.headers").map_err(|_| shape.to_string())?
+    else {
+        return Err(shape.into());
+    };
+    if map.len() > MAX_HOST_HEADERS {
+        return Err(format!(
+            "options.headers may have at most {MAX_HOST_HEADERS} headers"
+        ));
+    }
+    let mut out = Vec::with_capacity(map.len());
+    for (name, value) in map {
+        let Value::String(text) = value else {
+            return Err(format!("options.headers.{name} must be a string"));
+        };
+        let lower = name.to_ascii_lowercase();
+        if RESERVED_HEADERS.contains(&lower.as_str()) || lower.starts_with("mcp-param-") {
+            return Err(format!(
+                "options.headers may not set {name}: the client sets it as the protocol says"
+            ));
+        }
+        if text.len() > MAX_HOST_HEADER_BYTES {
+            return Err(format!(
+                "options.headers.{name} is longer than {MAX_HOST_HEADER_BYTES} bytes"
+            ));
+        }
+        let token = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+        if name.is_empty() || !name.bytes().all(token) {
+            return Err(format!(
+                "options.headers has a name that is not a header name: {name:?}"
+            ));
+        }
+        if !mcp_elicit::driver::http::is_header_value(&text) {
+            return Err(format!(
+                "options.headers.{name} has characters a header cannot carry"
+            ));
+        }
+        out.push((name, text));
+    }
+    Ok(out)
+}
+
+/// `options.auth`: signing the person in when the server asks. `redirectUrl` (the callback
+/// page, on this page's origin) is required; `clientId`, `clientSecret`,
+/// `clientMetadataUrl`, `scope` are optional; `storage` is "session" (the default),
+/// "memory", or an object with get/set/remove.
+fn auth(
+    config: &ClientConfig,
+    value: &JsValue,
+    container: web_sys::HtmlElement,
+) -> Result<SignIn, String> {
+    if !value.is_instance_of::<Object>() {
+        return Err("options.auth must be an object such as { redirectUrl }".into());
+    }
+    let text = |name: &str| -> Result<Option<String>, String> {
+        match field(value, name)? {
+            None => Ok(None),
+            Some(v) => v
+                .as_string()
+                .map(Some)
+                .ok_or(format!("options.auth.{name} must be a string")),
+        }
+    };
+    let redirect_url = text("redirectUrl")?.ok_or(
+        "options.auth.redirectUrl is required: the address of the callback page (oauth-callback.html) on this page's origin",
+    )?;
+    let page = mcp_elicit_web::transport::page_origin();
+    if mcp_elicit_web::transport::origin_of(&redirect_url).as_deref() != Some(page.as_str()) {
+        return Err(format!(
+            "options.auth.redirectUrl must be an address on this page's origin ({page}), where the callback page can hand the sign-in back"
+        ));
+    }
+    let protocol = match config.protocol {
+        ProtocolChoice::Legacy => AuthProtocol::Legacy2025_11_25,
+        _ => AuthProtocol::Modern2026_07_28,
+    };
+    let mut auth = AuthConfig::new(redirect_url, protocol);
+    auth.client_id = text("clientId")?.map(ClientId::new);
+    auth.client_secret = text("clientSecret")?.map(ClientSecret::new);
+    auth.client_metadata_url = text("clientMetadataUrl")?;
+    auth.scope = text("scope")?;
+    let store = match field(value, "storage")? {
+        None => Store::Session,
+        Some(v) if v.as_string().as_deref() == Some("session") => Store::Session,
+        Some(v) if v.as_string().as_deref() == Some("memory") => Store::Memory(Default::default()),
+        Some(v) if v.is_object() => {
+            for op in ["get", "set", "remove"] {
+                let f = Reflect::get(&v, &JsValue::from_str(op)).unwrap_or(JsValue::UNDEFINED);
+                if !f.is_instance_of::<Function>() {
+                    return Err(format!("options.auth.storage.{op} must be a function"));
+                }
+            }
+            Store::Host(v)
+        }
+        Some(_) => {
+            return Err(r#"options.auth.storage must be "session", "memory" or an object with get, set and remove"#.into())
+        }
+    };
+    Ok(SignIn::new(
+        config.url.clone(),
+        auth,
+        config.http.fetcher.clone(),
+        store,
+        container,
+    ))
 }
 
 /// The host's JS sampling function as the client's handler: called with the request's

@@ -5,7 +5,9 @@
 // wasm-bindgen-test-runner's file server; see `wasm_test` in scripts/test.)
 //
 // - `settle`, for web/src/boundary.rs;
-// - the <mcp-elicitation> custom element, for web/src/element.rs.
+// - the <mcp-elicitation> custom element, for web/src/element.rs;
+// - the sign-in's browser parts (the callback's arrival, randomness, SHA-256, storage),
+//   for web/src/auth/.
 
 /**
  * A fresh native Promise of what `value` settles to. An async function never throws
@@ -319,4 +321,121 @@ function multi(doc, f) {
   }
   set.append(rows);
   return set;
+}
+
+// ---- Sign-in (web/src/auth/). The names must agree with www/oauth-callback.js. --------
+
+const OAUTH_CALLBACK_TYPE = "mcp-elicit/oauth-callback";
+const OAUTH_CHANNEL = "mcp-elicit/oauth";
+const OAUTH_RETURN_KEY = "mcp-elicit/oauth-return";
+const OAUTH_RETURN_TO_KEY = "mcp-elicit/oauth-return-to";
+
+/** The callback query string a message carries, or null for any other message. */
+function callbackQuery(data) {
+  if (data === null || typeof data !== "object") return null;
+  let type, query;
+  try {
+    type = data.type;
+    query = data.query;
+  } catch (_) {
+    return null;
+  }
+  return type === OAUTH_CALLBACK_TYPE && typeof query === "string" && query.length <= 16384
+    ? query
+    : null;
+}
+
+/**
+ * Calls `onQuery(query)` for each callback that reaches this page: a message posted by a
+ * window of this page's own origin, or one on this origin's BroadcastChannel. Returns
+ * the function that stops listening.
+ */
+export function oauth_listen(onQuery) {
+  const origin = location.origin;
+  const fromWindow = (event) => {
+    if (event.origin !== origin) return;
+    const query = callbackQuery(event.data);
+    if (query !== null) onQuery(query);
+  };
+  window.addEventListener("message", fromWindow);
+  let channel = null;
+  if (typeof BroadcastChannel === "function") {
+    channel = new BroadcastChannel(OAUTH_CHANNEL);
+    channel.onmessage = (event) => {
+      const query = callbackQuery(event.data);
+      if (query !== null) onQuery(query);
+    };
+  }
+  return () => {
+    window.removeEventListener("message", fromWindow);
+    if (channel) channel.close();
+  };
+}
+
+/** Opens the authorization page in a popup; false when the browser blocked it. */
+export function oauth_open_popup(url) {
+  let popup = null;
+  try {
+    popup = window.open(url, "mcp-elicit-sign-in", "popup,width=520,height=720");
+  } catch (_) {
+    popup = null;
+  }
+  return popup;
+}
+
+/** Whether a popup is gone (closed by the person, or never there). */
+export function oauth_popup_closed(popup) {
+  try {
+    return !popup || popup.closed === true;
+  } catch (_) {
+    return false;
+  }
+}
+
+/** Leaves this page for the authorization page, to come back to it after. */
+export function oauth_redirect(url) {
+  sessionStorage.setItem(OAUTH_RETURN_TO_KEY, location.href);
+  location.assign(url);
+}
+
+/** The callback query a full-page redirect left for this page (taken: read once), or null. */
+export function oauth_take_return() {
+  try {
+    const text = sessionStorage.getItem(OAUTH_RETURN_KEY);
+    if (text === null) return null;
+    sessionStorage.removeItem(OAUTH_RETURN_KEY);
+    return callbackQuery(JSON.parse(text));
+  } catch (_) {
+    return null;
+  }
+}
+
+/** `n` random bytes from the browser's CSPRNG. */
+export function oauth_random(n) {
+  return crypto.getRandomValues(new Uint8Array(n));
+}
+
+/** SHA-256 of `bytes` (WebCrypto): a Promise of its 32 bytes. */
+export async function oauth_sha256(bytes) {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+/**
+ * Where sign-in keeps tokens and registrations: `kind` "session" (sessionStorage) or a
+ * host's object with get/set/remove (each may return a Promise). Every call resolves; a
+ * failing store reads as empty and writes nothing, with the reason in the rejection of
+ * the write only.
+ */
+export async function oauth_store(kind, host, op, key, value) {
+  if (kind === "session") {
+    if (op === "get") return sessionStorage.getItem(key);
+    if (op === "set") return sessionStorage.setItem(key, value);
+    return sessionStorage.removeItem(key);
+  }
+  if (op === "get") {
+    const got = await host.get(key);
+    return typeof got === "string" ? got : null;
+  }
+  if (op === "set") return await host.set(key, value);
+  return await host.remove(key);
 }

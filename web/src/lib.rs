@@ -27,6 +27,7 @@
 //! JS APIs above) into its own wasm: they cost size, not behaviour, as nothing calls them.
 //! No `#[wasm_bindgen(start)]` is defined here, so the app's own start function is the only one.
 
+pub mod auth;
 pub mod boundary;
 pub mod client;
 pub mod components;

@@ -10,6 +10,8 @@ use mcp_elicit::driver::modern::ModernConfig;
 use mcp_elicit::wire::{ClientCapabilities, Root};
 use serde_json::Value;
 
+use super::endpoint::{Endpoint, HttpOptions};
+
 /// Which protocol era to speak (`protocol` in the host options and the demo's query
 /// string): the core's, whose [`Negotiation`](mcp_elicit::driver::era::Negotiation) decides
 /// what each choice leads to.
@@ -54,6 +56,8 @@ pub struct ClientConfig {
     pub roots: Vec<Root>,
     /// Answers `sampling/createMessage`; `None`: sampling is not declared.
     pub sampling: Option<SamplingHandler>,
+    /// How requests reach the endpoint: the host's `fetch` and headers, the sign-in.
+    pub http: HttpOptions,
 }
 
 impl ClientConfig {
@@ -64,7 +68,13 @@ impl ClientConfig {
             max_rounds: DEFAULT_MAX_ROUNDS,
             roots: Vec::new(),
             sampling: None,
+            http: HttpOptions::default(),
         }
+    }
+
+    /// The endpoint every request of this connection goes to.
+    pub fn endpoint(&self) -> Endpoint {
+        Endpoint::new(self.url.clone(), self.http.clone())
     }
 
     /// What the client declares: sampling only when the host answers it.

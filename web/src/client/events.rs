@@ -126,6 +126,9 @@ pub enum ClientError {
     NotConnected,
     /// The host's sampling handler could not answer the server's `sampling/createMessage`.
     Sampling(String),
+    /// Signing in did not give a token: the flow failed (a server refused, a check
+    /// failed), or the person cancelled. In words, with no token or code in them.
+    SignIn(String),
     /// The server lost the request this answer was for (it restarted). The session has been
     /// renewed and keeps the answer: re-run the call and the same question is answered.
     RequestLost,
@@ -142,6 +145,7 @@ impl fmt::Display for ClientError {
                  the most this client allows for one call."
             ),
             ClientError::Refused(what) => f.write_str(what),
+            ClientError::SignIn(why) => write!(f, "Signing in did not work: {why}"),
             // The routing id is internal: the user knows the request by its card.
             ClientError::UnknownElicitation(_) => {
                 f.write_str("This request is no longer waiting for an answer.")
@@ -171,9 +175,11 @@ impl ClientError {
     /// A request's stream that ended early is resumed, not resent: `resume::is_resumable_end`.
     pub fn is_resendable(&self) -> bool {
         match self {
-            ClientError::Transport(TransportError::Unsendable { .. } | TransportError::Aborted) => {
-                false
-            }
+            ClientError::Transport(
+                TransportError::Unsendable { .. }
+                | TransportError::Aborted
+                | TransportError::Redirected { .. },
+            ) => false,
             ClientError::Transport(_) => true,
             ClientError::Driver(e) => e.is_resendable(),
             _ => false,

@@ -9,6 +9,7 @@ use mcp_elicit::driver::http::{body_kind, messages_from_body, BodyKind, MessageS
 use mcp_elicit::driver::{DriverError, HttpRequest};
 use web_sys::{AbortController, AbortSignal};
 
+use super::endpoint::Endpoint;
 use super::events::ClientError;
 use crate::transport::{self, ByteStream, RawResponse, TransportError};
 
@@ -26,36 +27,49 @@ pub const ANSWER_POST_TIMEOUT_MS: u32 = 30_000;
 
 /// Runs one exchange for at most `limit_ms` milliseconds. `exchange` gets the signal to
 /// send with ([`send`]); past the limit its `fetch` is aborted, whatever it holds is
-/// dropped, and the outcome is [`TransportError::TimedOut`] (for `url`, in words).
-pub async fn bounded<T, F, Fut>(url: &str, limit_ms: u32, exchange: F) -> Result<T, ClientError>
+/// dropped, and the outcome is [`TransportError::TimedOut`] (for the endpoint, in words).
+/// While the person signs in ([`Endpoint::signing_in`]) the bound waits: it times the
+/// server, never the person, and starts again once the sign-in is over.
+pub async fn bounded<T, F, Fut>(
+    endpoint: &Endpoint,
+    limit_ms: u32,
+    exchange: F,
+) -> Result<T, ClientError>
 where
     F: FnOnce(Option<AbortSignal>) -> Fut,
     Fut: Future<Output = Result<T, ClientError>>,
 {
     let controller = AbortController::new().ok();
     let signal = controller.as_ref().map(AbortController::signal);
-    match transport::within(limit_ms, exchange(signal)).await {
-        Some(outcome) => outcome,
-        None => {
-            if let Some(controller) = controller {
-                controller.abort();
+    let running = exchange(signal);
+    futures::pin_mut!(running);
+    loop {
+        match transport::within(limit_ms, running.as_mut()).await {
+            Some(outcome) => return outcome,
+            None if endpoint.signing_in() => continue,
+            None => {
+                if let Some(controller) = controller {
+                    controller.abort();
+                }
+                return Err(TransportError::TimedOut {
+                    url: endpoint.url.clone(),
+                    after_ms: limit_ms,
+                }
+                .into());
             }
-            Err(TransportError::TimedOut {
-                url: url.to_owned(),
-                after_ms: limit_ms,
-            }
-            .into())
         }
     }
 }
 
-/// Sends `request` to `url` (a network or CORS failure is a [`ClientError::Transport`]).
+/// Sends `request` to the endpoint (a network or CORS failure is a
+/// [`ClientError::Transport`]; a sign-in the server asks for happens on the way, see
+/// [`Endpoint::send`]).
 pub async fn send(
-    url: &str,
+    endpoint: &Endpoint,
     request: &HttpRequest,
     signal: Option<&AbortSignal>,
 ) -> Result<RawResponse, ClientError> {
-    Ok(transport::send_request(url, request, signal).await?)
+    endpoint.send(request, signal).await
 }
 
 /// True for a 2xx status: the body carries messages; any other status is a failure the

@@ -32,6 +32,7 @@ use serde_json::{Map, Value};
 use web_sys::AbortController;
 
 use super::config::{ClientConfig, SamplingHandler};
+use super::endpoint::Endpoint;
 use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
 use super::exchange::{self, Messages, ANSWER_POST_TIMEOUT_MS};
 use super::resume::{is_resumable_end, Resumption};
@@ -76,7 +77,7 @@ pub struct LegacySession {
 }
 
 struct Inner {
-    url: String,
+    endpoint: Endpoint,
     sink: EventSink,
     sampling: Option<SamplingHandler>,
     machine: RefCell<Machine>,
@@ -111,7 +112,7 @@ impl LegacySession {
         let machine = Machine::new(config.legacy());
         let session = LegacySession {
             inner: Rc::new(Inner {
-                url: config.url,
+                endpoint: config.endpoint(),
                 sink,
                 sampling: config.sampling,
                 machine: RefCell::new(machine),
@@ -151,7 +152,7 @@ impl LegacySession {
     /// Sends a request whose answer streams back (a call, a resumption): aborted on close.
     async fn send(&self, request: &HttpRequest) -> Result<RawResponse, ClientError> {
         let signal = self.inner.posts.as_ref().map(AbortController::signal);
-        exchange::send(&self.inner.url, request, signal.as_ref()).await
+        exchange::send(&self.inner.endpoint, request, signal.as_ref()).await
     }
 
     /// Whether requests and answers may go out on the current session: its handshake
@@ -175,8 +176,7 @@ impl LegacySession {
         self.inner.handshaken.set(false);
         let epoch = route::next_session();
         self.inner.epoch.set(epoch);
-        let url = self.inner.url.as_str();
-        exchange::bounded(url, ANSWER_POST_TIMEOUT_MS, |signal| {
+        exchange::bounded(&self.inner.endpoint, ANSWER_POST_TIMEOUT_MS, |signal| {
             self.handshake_exchange(signal, epoch)
         })
         .await?;
@@ -196,13 +196,13 @@ impl LegacySession {
         signal: Option<web_sys::AbortSignal>,
         epoch: u64,
     ) -> Result<(), ClientError> {
-        let url = self.inner.url.as_str();
+        let endpoint = &self.inner.endpoint;
         let (request, id) = {
             let mut machine = self.inner.machine.borrow_mut();
             let request = machine.initialize_request()?;
             (request, machine.initialize_id().cloned())
         };
-        let mut response = exchange::send(url, &request, signal.as_ref()).await?;
+        let mut response = exchange::send(endpoint, &request, signal.as_ref()).await?;
         if let Some(err) = self.status_failure(id.as_ref(), &mut response).await? {
             return Err(err);
         }
@@ -211,7 +211,8 @@ impl LegacySession {
             let event = self.inner.machine.borrow_mut().on_message(&text);
             match event {
                 LegacyEvent::Initialized { notification, .. } => {
-                    let mut response = exchange::send(url, &notification, signal.as_ref()).await?;
+                    let mut response =
+                        exchange::send(endpoint, &notification, signal.as_ref()).await?;
                     if let Some(err) = self.status_failure(None, &mut response).await? {
                         return Err(err);
                     }
@@ -586,9 +587,9 @@ impl LegacySession {
     /// (`SessionExpired` for a forgotten session), `Err` when the exchange itself failed or
     /// took too long.
     async fn post(&self, request: &HttpRequest) -> Result<Option<ClientError>, ClientError> {
-        let url = self.inner.url.as_str();
-        exchange::bounded(url, ANSWER_POST_TIMEOUT_MS, |signal| async move {
-            let mut response = exchange::send(url, request, signal.as_ref()).await?;
+        let endpoint = &self.inner.endpoint;
+        exchange::bounded(endpoint, ANSWER_POST_TIMEOUT_MS, |signal| async move {
+            let mut response = exchange::send(endpoint, request, signal.as_ref()).await?;
             self.status_failure(None, &mut response).await
         })
         .await
@@ -764,7 +765,7 @@ impl LegacySession {
                     .get_stream_request(last_event_id.as_deref());
                 let Ok(request) = request else { return };
                 let mut carried = false;
-                match exchange::send(&session.inner.url, &request, Some(&signal)).await {
+                match exchange::send(&session.inner.endpoint, &request, Some(&signal)).await {
                     Err(ClientError::Transport(TransportError::Aborted)) => return,
                     Err(_) => {}
                     // No GET stream on this server (405). A forgotten session (404) is
@@ -812,7 +813,7 @@ impl LegacySession {
         let request = self.inner.machine.borrow_mut().close_request();
         if let Some(request) = request {
             // Not on the aborted signal of the session's requests.
-            let _ = exchange::send(&self.inner.url, &request, None).await;
+            let _ = exchange::send(&self.inner.endpoint, &request, None).await;
         }
     }
 }

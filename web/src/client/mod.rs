@@ -9,6 +9,7 @@
 //! negotiation); this module and its submodules do the IO around those machines.
 
 mod config;
+mod endpoint;
 mod events;
 mod exchange;
 mod legacy;
@@ -32,6 +33,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub use config::{ClientConfig, ProtocolChoice, SamplingHandler, DEFAULT_MAX_ROUNDS};
+pub use endpoint::{Endpoint, HttpOptions};
 pub use events::{ClientError, ClientEvent, EventSink, ServerIdentity, MAX_PENDING_CARDS};
 pub use exchange::Messages;
 pub use legacy::LegacySession;
@@ -78,13 +80,7 @@ impl Connection {
                 EraStep::Probe {
                     request,
                     timeout_ms,
-                } => match discover(&config.url, &request, timeout_ms).await? {
-                    Some(answer) => {
-                        let (status, content_type, body) = answer;
-                        era.on_probe_answer(status, content_type.as_deref(), &body)
-                    }
-                    None => era.on_probe_timeout(),
-                },
+                } => probe_era(&config.endpoint(), &mut era, &request, timeout_ms).await?,
                 EraStep::Handshake => {
                     match LegacySession::connect(config.clone(), sink.clone()).await {
                         Ok(session) => return Ok(Connection::Legacy(session)),
@@ -303,20 +299,56 @@ fn modern(config: ClientConfig, sink: EventSink, discover: &DiscoverResult) -> C
     Connection::Modern(Rc::new(ModernSession::new(config, sink)))
 }
 
-/// One `server/discover` probe, read to the end: its status, `Content-Type` and body (it is
-/// small), or `None` when it took longer than `timeout_ms` (it is then aborted). Only a
-/// failed exchange is an error.
-async fn discover(
-    url: &str,
+/// Probes the era, signing in first when the server asks for it: a 401 or 403 is no
+/// verdict on the era (the core's [`Negotiation`] only sees one when nobody could sign in).
+/// The probe's time bound covers each probe, never the person's sign-in between two.
+async fn probe_era(
+    endpoint: &Endpoint,
+    era: &mut Negotiation,
     request: &HttpRequest,
     timeout_ms: u32,
-) -> Result<Option<(u16, Option<String>, Vec<u8>)>, ClientError> {
+) -> Result<EraStep, ClientError> {
+    let mut authorizations = 0;
+    loop {
+        let Some((status, content_type, www_authenticate, body)) =
+            discover(endpoint, request, timeout_ms).await?
+        else {
+            return Ok(era.on_probe_timeout());
+        };
+        if let Some(sign_in) = &endpoint.http.sign_in {
+            if let Some(challenge) = sign_in.challenge_of(status, www_authenticate.as_deref()) {
+                if authorizations < crate::auth::MAX_AUTHORIZATIONS_PER_REQUEST {
+                    authorizations += 1;
+                    sign_in.authorize(challenge).await?;
+                    continue;
+                }
+            }
+        }
+        return Ok(era.on_probe_answer(status, content_type.as_deref(), &body));
+    }
+}
+
+/// What one probe answered: status, `Content-Type`, `WWW-Authenticate` and body.
+type ProbeAnswer = (u16, Option<String>, Option<String>, Vec<u8>);
+
+/// One `server/discover` probe, read to the end (it is small), or `None` when it took
+/// longer than `timeout_ms` (it is then aborted). Only a failed exchange is an error.
+async fn discover(
+    endpoint: &Endpoint,
+    request: &HttpRequest,
+    timeout_ms: u32,
+) -> Result<Option<ProbeAnswer>, ClientError> {
     let controller = web_sys::AbortController::new().ok();
     let signal = controller.as_ref().map(|c| c.signal());
     let exchange = async {
-        let mut response = exchange::send(url, request, signal.as_ref()).await?;
+        let mut response = endpoint.send_once(request, signal.as_ref()).await?;
         let body = response.read_all().await?;
-        Ok::<_, ClientError>((response.status, response.content_type.take(), body))
+        Ok::<_, ClientError>((
+            response.status,
+            response.content_type.take(),
+            response.www_authenticate.take(),
+            body,
+        ))
     };
     match crate::transport::within(timeout_ms, exchange).await {
         Some(answer) => answer.map(Some),

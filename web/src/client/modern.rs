@@ -48,6 +48,7 @@ use serde_json::{Map, Value};
 use web_sys::{AbortController, AbortSignal};
 
 use super::config::{ClientConfig, SamplingHandler};
+use super::endpoint::Endpoint;
 use super::events::{ClientError, ClientEvent, EventSink};
 use super::exchange::{self, Messages};
 use super::route;
@@ -55,7 +56,7 @@ use crate::transport::{sleep, TransportError};
 
 /// A modern-era connection: no handshake, no session; just the endpoint and our identity.
 pub struct ModernSession {
-    url: String,
+    endpoint: Endpoint,
     config: ModernConfig,
     sampling: Option<SamplingHandler>,
     sink: EventSink,
@@ -129,7 +130,7 @@ impl ModernSession {
     pub fn new(config: ClientConfig, sink: EventSink) -> Self {
         ModernSession {
             config: config.modern(),
-            url: config.url,
+            endpoint: config.endpoint(),
             sampling: config.sampling,
             sink,
             next_id: Cell::new(1),
@@ -172,9 +173,9 @@ impl ModernSession {
         let id = self.fresh_id();
         let request = simple_request(&self.config, &id, method, Some(&params))?;
         // A list is answered at once, like an answer POST.
-        let quiet = Quiet::new(&self.url, self.answer_limits);
+        let quiet = Quiet::new(&self.endpoint, self.answer_limits);
         let signal = quiet.signal();
-        let sent = exchange::send(&self.url, &request, signal.as_ref());
+        let sent = exchange::send(&self.endpoint, &request, signal.as_ref());
         let mut response = quiet.start(sent).await?;
         if !exchange::is_success(response.status) {
             let body = quiet.next(async { Ok(response.read_all().await?) }).await?;
@@ -455,9 +456,9 @@ impl ModernSession {
         request: &mcp_elicit::driver::HttpRequest,
         limits: Limits,
     ) -> Result<ModernStep, ClientError> {
-        let quiet = Quiet::new(&self.url, limits);
+        let quiet = Quiet::new(&self.endpoint, limits);
         let signal = quiet.signal();
-        let sent = exchange::send(&self.url, request, signal.as_ref());
+        let sent = exchange::send(&self.endpoint, request, signal.as_ref());
         let mut response = quiet.start(sent).await?;
         if !exchange::is_success(response.status) {
             let body = quiet.next(async { Ok(response.read_all().await?) }).await?;
@@ -548,7 +549,7 @@ enum Next {
 /// wait. So a stream of a million events in a million chunks arms a few timers, not one
 /// per event (each pending for minutes, holding its callback).
 struct Quiet<'a> {
-    url: &'a str,
+    endpoint: &'a Endpoint,
     limits: Limits,
     controller: Option<AbortController>,
     /// The armed timer and when it fires (`Date.now()` milliseconds).
@@ -556,9 +557,9 @@ struct Quiet<'a> {
 }
 
 impl<'a> Quiet<'a> {
-    fn new(url: &'a str, limits: Limits) -> Self {
+    fn new(endpoint: &'a Endpoint, limits: Limits) -> Self {
         Quiet {
-            url,
+            endpoint,
             limits,
             controller: AbortController::new().ok(),
             timer: RefCell::new(None),
@@ -596,7 +597,7 @@ impl<'a> Quiet<'a> {
         work: impl Future<Output = Result<T, ClientError>>,
     ) -> Result<T, ClientError> {
         futures::pin_mut!(work);
-        let deadline = js_sys::Date::now() + f64::from(ms);
+        let mut deadline = js_sys::Date::now() + f64::from(ms);
         loop {
             // The armed timer serves if it fires no later than this wait's deadline.
             let (fires, mut timer) = match self.timer.borrow_mut().take() {
@@ -610,6 +611,13 @@ impl<'a> Quiet<'a> {
                 }
                 Either::Right(((), _)) => {
                     let left = deadline - js_sys::Date::now();
+                    if self.endpoint.signing_in() {
+                        // The person is signing in: their time is theirs, not the
+                        // server's. The bound starts again from now.
+                        deadline = js_sys::Date::now() + f64::from(ms);
+                        *self.timer.borrow_mut() = Some((deadline, sleep(ms).boxed_local()));
+                        continue;
+                    }
                     if left > 0.0 {
                         // Fired for an earlier wait: arm it for the rest of this one.
                         let rest = left.ceil().min(f64::from(ms)) as u32;
@@ -620,7 +628,7 @@ impl<'a> Quiet<'a> {
                         controller.abort();
                     }
                     return Err(TransportError::TimedOut {
-                        url: self.url.to_owned(),
+                        url: self.endpoint.url.clone(),
                         after_ms: ms,
                     }
                     .into());

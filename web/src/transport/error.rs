@@ -22,6 +22,11 @@ pub enum TransportError {
     /// `client::exchange::ANSWER_POST_TIMEOUT_MS`); the request was aborted. Whether the
     /// server acted on it is unknown.
     TimedOut { url: String, after_ms: u32 },
+    /// The server answered with a redirect (3xx), which is never followed: it would carry
+    /// the request, its session id and any credential to wherever the server points.
+    Redirected { url: String },
+    /// The host's own `fetch` (`options.fetch`) threw or answered no `Response`.
+    HostFetch { url: String, detail: String },
     /// The browser refused to make the request at all (a header value it cannot send,
     /// a body it cannot take).
     Unsendable { detail: String },
@@ -56,6 +61,17 @@ impl fmt::Display for TransportError {
                 "The server at {url} did not answer within {} seconds, so the request was \
                  given up.",
                 after_ms / 1000
+            ),
+            TransportError::Redirected { url } => write!(
+                f,
+                "The server at {url} answered with a redirect to another address. This client \
+                 does not follow redirects, so that no request, session or credential goes \
+                 anywhere but the server you connected to. If the server has moved, connect to \
+                 its new address (some servers want the address with a trailing slash)."
+            ),
+            TransportError::HostFetch { url, detail } => write!(
+                f,
+                "The page's own fetch function failed for {url}: {detail}"
             ),
             TransportError::Unsendable { detail } => {
                 write!(f, "The browser could not send the request: {detail}.")

@@ -15,6 +15,6 @@ mod timer;
 
 pub use body::ByteStream;
 pub use error::TransportError;
-pub use http::{send_request, RawResponse, JSON_BODY_LIMIT};
+pub use http::{send_request, with_headers, Fetcher, RawResponse, JSON_BODY_LIMIT};
 pub use probe::{origin_of, page_origin};
 pub use timer::{sleep, within};

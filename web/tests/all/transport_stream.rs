@@ -38,6 +38,7 @@ fn sse_body(chunks: &[&[u8]], url: &str) -> Messages {
         status: 200,
         content_type: Some("text/event-stream".into()),
         session_id: None,
+        www_authenticate: None,
         body: Some(body),
     })
 }
@@ -101,7 +102,7 @@ async fn nothing_listening_is_unreachable_in_words() {
     // Port 9 (discard) on loopback: nothing listens there in the test environment.
     let url = "http://127.0.0.1:9/mcp";
     let request = HttpRequest::post("{}".into());
-    let err = match transport::send_request(url, &request, None).await {
+    let err = match transport::send_request(&Default::default(), url, &request, &[], None).await {
         Err(err) => err,
         Ok(_) => panic!("a POST to a closed port cannot succeed"),
     };
@@ -117,7 +118,15 @@ async fn nothing_listening_is_unreachable_in_words() {
 async fn a_header_the_browser_cannot_send_is_an_error_in_words_not_a_throw() {
     // E.g. a server's SSE event id beyond Latin-1, sent back as Last-Event-ID.
     let request = HttpRequest::post("{}".into()).with("Last-Event-ID", "\u{2603}");
-    let err = match transport::send_request("http://127.0.0.1:9/mcp", &request, None).await {
+    let err = match transport::send_request(
+        &Default::default(),
+        "http://127.0.0.1:9/mcp",
+        &request,
+        &[],
+        None,
+    )
+    .await
+    {
         Err(err) => err,
         Ok(_) => panic!("a header fetch refuses cannot be sent"),
     };

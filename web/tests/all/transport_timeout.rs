@@ -24,7 +24,8 @@ async fn a_fetch_the_server_never_answers_is_given_up() {
         "return () => new Promise(() => {});",
     );
     let request = HttpRequest::post(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_owned());
-    let sent = transport::send_request("http://hung.invalid/mcp", &request, None);
+    let fetcher = transport::Fetcher::default();
+    let sent = transport::send_request(&fetcher, "http://hung.invalid/mcp", &request, &[], None);
     assert!(transport::within(50, sent).await.is_none());
 }
 
