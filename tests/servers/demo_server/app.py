@@ -39,10 +39,14 @@ LOOPBACK_ORIGINS = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"
 LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
 
 
-def create_server(state_key: str | None = None, region_header: str = BookInRegion.HEADER) -> MCPServer:
-    """The MCP server with every tool. A fixed `state_key` survives restarts (else ephemeral)."""
+def create_server(
+    state_key: str | None = None, region_header: str = BookInRegion.HEADER, auth: Any = None
+) -> MCPServer:
+    """The MCP server with every tool. A fixed `state_key` survives restarts (else ephemeral).
+    `auth`: a `demo_server.auth.AuthSetup` (`--auth`, `--api-key`), or None."""
     security = RequestStateSecurity(keys=[state_key], audience=SERVER_NAME) if state_key else None
-    server = MCPServer(SERVER_NAME, request_state_security=security)
+    options = auth.server_options() if auth is not None else {}
+    server = MCPServer(SERVER_NAME, request_state_security=security, **options)
     tools = list(TOOLS)
     tools.insert(tools.index(delete_folder) + 1, make_book_in_region(region_header))
     for tool in tools:
@@ -50,6 +54,8 @@ def create_server(state_key: str | None = None, region_header: str = BookInRegio
     annotate_route_by_list(server)
     server.prompt()(trip_brief)
     server.resource("notes://{name}", name="note", mime_type="text/plain")(note)
+    if auth is not None:
+        auth.add_tools(server)
     return server
 
 
@@ -66,12 +72,14 @@ def build_app(
     stateless: bool = False,
     stall_discover: bool = False,
     arrivals: str | None = None,
+    auth: Any = None,
 ) -> Any:
     """The Starlette app: `/mcp` (both eras), CORS unless `cors_origins` is None, static files.
 
     `resumable`: an event store and `retry: 200` (see `demo_server.events`).
+    `auth`: a `demo_server.auth.AuthSetup` (`--auth`, `--api-key`), or None.
     """
-    app = _build_app(host, cors_origins, static_dir, state_key, resumable, region_header, stateless)
+    app = _build_app(host, cors_origins, static_dir, state_key, resumable, region_header, stateless, auth)
     if stall_discover:
         app = StallDiscoverMiddleware(app)
     if trace:
@@ -89,6 +97,7 @@ def _build_app(
     resumable: bool,
     region_header: str,
     stateless: bool,
+    auth: Any = None,
 ) -> Any:
     allow_all = cors_origins is not None and "*" in cors_origins
     explicit = [o for o in (cors_origins or []) if o != "*"]
@@ -98,7 +107,7 @@ def _build_app(
         allowed_origins=[*LOOPBACK_ORIGINS, *explicit],
     )
     store = BoundedEventStore() if resumable else None
-    app = create_server(state_key, region_header).streamable_http_app(
+    app = create_server(state_key, region_header, auth).streamable_http_app(
         transport_security=security,
         host=host,
         event_store=store,
@@ -108,6 +117,8 @@ def _build_app(
     if static_dir:
         static = RefuseFraming(StaticFiles(directory=static_dir, html=True))
         app.router.routes.append(Mount("/", app=static, name="static"))
+    if auth is not None:
+        app = auth.wrap_resource(app)
     if store is not None:
         app = ResumableMiddleware(app, store)
     app = FlakyReplayMiddleware(app)
@@ -119,6 +130,6 @@ def _build_app(
         allow_origin_regex=None if (allow_all or explicit) else LOOPBACK_ORIGIN_RE,
         allow_methods=["GET", "POST", "DELETE"],
         allow_headers=CORS_ALLOW_HEADERS,
-        expose_headers=["mcp-session-id"],
+        expose_headers=["mcp-session-id", "www-authenticate"],
     )
 

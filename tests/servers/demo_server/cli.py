@@ -15,6 +15,7 @@ from pathlib import Path
 import uvicorn
 
 from . import __doc__ as package_doc
+from . import auth
 from .app import build_app
 from .texts import BookInRegion
 from .tools import faults
@@ -73,6 +74,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         metavar="MS",
         help="the least time a slow_report retry must leave after the answer before it (else -32600)",
     )
+    auth.add_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -95,10 +97,17 @@ def write_port_file(path: str, port: int) -> None:
     os.replace(partial, target)
 
 
+BACKLOG = 2048
+"""uvicorn's default listen backlog."""
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     cors = None if args.no_cors else (args.cors_origins or [])
     faults.slow_report_min_gap_ms = args.slow_report_min_gap_ms
+    # Bound first: `--auth` needs the port (in the resource URL) before the app is built.
+    sock = listen(args.host, args.port, BACKLOG)
+    credentials = auth.setup(args, sock, cors, lambda port: listen(args.host, port, BACKLOG))
     app = build_app(
         args.host,
         cors,
@@ -110,10 +119,14 @@ def main(argv: list[str] | None = None) -> int:
         stateless=args.stateless,
         stall_discover=args.stall_discover,
         arrivals=args.arrivals,
+        auth=credentials,
     )
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
-    sock = listen(args.host, args.port, config.backlog)
+    sockets = [sock]
+    if credentials is not None:
+        app = credentials.serve(app)
+        sockets += credentials.sockets
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", backlog=BACKLOG)
     if args.port_file:
         write_port_file(args.port_file, int(sock.getsockname()[1]))
-    uvicorn.Server(config).run(sockets=[sock])
+    uvicorn.Server(config).run(sockets=sockets)
     return 0

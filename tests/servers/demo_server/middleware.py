@@ -31,6 +31,9 @@ CORS_ALLOW_HEADERS = [
     "mcp-method",
     "mcp-name",
     "last-event-id",
+    # Credentials (`--auth`, `--api-key`, or a host's own headers).
+    "authorization",
+    "x-api-key",
 ]
 CORS_PARAM_PREFIX = "mcp-param-"
 

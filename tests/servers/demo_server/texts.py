@@ -232,3 +232,22 @@ class FormErrors:
     MISMATCH = "Received an accepted elicitation whose content does not match the requested schema"
     NO_CONTENT = "Received an accepted elicitation with no content"
     INVALID = "Received an invalid elicitation response"
+
+
+class Auth:
+    """`--auth` (OAuth sign-in) and `--api-key` (see `demo_server.auth`): the scopes, the
+    tools only those modes have, and their results."""
+
+    SCOPE = "mcp"
+    """The scope every request needs (the resource metadata's `scopes_supported`)."""
+    ADMIN_SCOPE = "admin"
+    """The extra scope `admin_report` needs: calling it with only `mcp` is a step-up."""
+    WHOAMI = "whoami"
+    ADMIN_REPORT = "admin_report"
+    SIGNED_IN = "signed in with scopes: {scopes}"
+    """`whoami`'s result under `--auth` (scopes sorted, space-separated)."""
+    API_KEY = "signed in with an API key"
+    """`whoami`'s result under `--api-key`."""
+    REPORT = "admin report, seen with scopes: {scopes}"
+    API_KEY_MISSING = "this server needs an API key (Authorization: Bearer KEY, or X-API-Key: KEY)"
+    STEP_UP = "this tool needs the scope {scope}"
