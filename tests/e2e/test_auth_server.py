@@ -334,6 +334,49 @@ def test_step_up_needs_the_admin_scope(auth_server: Callable[..., AuthServer]) -
     assert tool_text(answer["result"]) == Auth.REPORT.format(scopes="admin mcp")
 
 
+def test_consent_page_allows_or_denies(auth_server: Callable[..., AuthServer]) -> None:
+    """`--consent`: the authorization endpoint sends the browser to a page with Allow and
+    Deny, whose answer then goes back to the redirect URI."""
+    server = auth_server(["--auth", "--consent"])
+    client = server.register()
+
+    def ask() -> tuple[str, str]:
+        state = "st-" + secrets.token_hex(4)
+        query = {
+            "response_type": "code",
+            "client_id": client["client_id"],
+            "redirect_uri": REDIRECT,
+            "code_challenge": pkce()[1],
+            "state": state,
+            "resource": server.url,
+        }
+        reply = request(f"{server.issuer}/authorize?{urlencode(query)}")
+        assert reply.status == 302
+        page_url = reply.headers["location"]
+        assert page_url.startswith(f"{server.issuer}/consent?request=")
+        page = request(page_url)
+        assert page.status == 200
+        assert b">Allow</button>" in page.body and b">Deny</button>" in page.body
+        return parse_qs(urlsplit(page_url).query)["request"][0], state
+
+    def answer(request_id: str, decision: str) -> Reply:
+        return form_post(f"{server.issuer}/consent", {"request": request_id, "decision": decision})
+
+    denied_id, state = ask()
+    denied = answer(denied_id, "deny")
+    assert denied.status == 302
+    back = parse_qs(urlsplit(denied.headers["location"]).query)
+    assert denied.headers["location"].startswith(REDIRECT)
+    assert (back["error"], back["state"], back["iss"]) == (["access_denied"], [state], [server.issuer])
+    assert answer(denied_id, "allow").status == 400, "an answered request is gone"
+
+    allowed_id, state = ask()
+    allowed = answer(allowed_id, "allow")
+    back = parse_qs(urlsplit(allowed.headers["location"]).query)
+    assert back["code"] and back["state"] == [state] and back["iss"] == [server.issuer]
+    assert [e["allowed"] for e in server.log() if e["event"] == "consent"] == [False, True]
+
+
 def wait_until_refused(server: AuthServer, token: str) -> None:
     """Polls until the server refuses `token` (its TTL has passed); bounded against hangs."""
     deadline = time.monotonic() + EXPIRY_WAIT

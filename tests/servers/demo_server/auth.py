@@ -12,7 +12,8 @@ endpoint (`validate_token_resource`).
 The authorization server (`demo_server.oauth`) runs in the same process on another port
 (`--auth-port`, default any free one), so it is another origin, as it is in the wild:
 the same uvicorn serves both sockets and `PortDispatch` sends each request to its app by
-the port it came in on. Its access tokens live `--token-ttl` seconds (default 3600; a few
+the port it came in on. `--consent`: it shows an Allow / Deny page instead of approving at
+once (`demo_server.oauth`). Its access tokens live `--token-ttl` seconds (default 3600; a few
 seconds let a test see a refresh), refresh tokens until used (they rotate).
 
 Step-up: `admin_report` needs the scope `admin` besides `mcp`. Called with a token without
@@ -92,6 +93,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_TOKEN_TTL,
         metavar="SECONDS",
         help=f"how long an access token lives (default {DEFAULT_TOKEN_TTL})",
+    )
+    group.add_argument(
+        "--consent",
+        action="store_true",
+        help="the authorization server shows an Allow / Deny page instead of approving at once",
     )
     group.add_argument(
         "--api-key", metavar="KEY", help="/mcp needs 'Authorization: Bearer KEY' or 'X-API-Key: KEY' (no OAuth)"
@@ -396,7 +402,7 @@ def setup(
     settings = AuthSettings(
         issuer_url=issuer, resource_server_url=resource, required_scopes=[Auth.SCOPE], validate_token_resource=True
     )
-    provider = DemoProvider(issuer, resource, args.token_ttl, log)
+    provider = DemoProvider(issuer, resource, args.token_ttl, log, consent=args.consent)
     return AuthSetup(
         resource=resource, log=log, cors_origins=cors_origins, settings=settings, provider=provider, sockets=[as_socket]
     )

@@ -9,6 +9,8 @@ What it does, as the MCP authorization spec asks of an authorization server:
   scope it knows (`mcp`, `admin`), so a step-up to `admin` needs no new registration.
 - `/authorize` approves at once: no login page, a `302` to the `redirect_uri` with `code`,
   `state` and `iss` (RFC 9207, advertised as `authorization_response_iss_parameter_supported`).
+  With `--consent` it shows a page first (`/consent`, buttons Allow and Deny): a test
+  can then close the popup before it is answered, or refuse (`error=access_denied`).
   PKCE S256 only (the SDK's handler). The `resource` (RFC 8707) must name this server's MCP
   endpoint, else the redirect carries `error=invalid_target`.
 - `/token`: the code (once, within `CODE_TTL`, with its PKCE verifier) or a refresh token
@@ -23,6 +25,7 @@ process, one memory): only a token this server issued, not expired, for this res
 
 from __future__ import annotations
 
+import html
 import secrets
 import time
 from typing import Any
@@ -42,6 +45,8 @@ from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOption
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from .texts import Auth
@@ -55,6 +60,21 @@ SUBJECT = "demo-user"
 CODE_TTL = 300.0
 """Seconds an authorization code can be exchanged."""
 METADATA_PATH = "/.well-known/oauth-authorization-server"
+CONSENT_PATH = "/consent"
+CONSENT_UNKNOWN = "This sign-in request is unknown or already answered."
+NO_FRAMING = {"Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY"}
+CONSENT_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in: demo authorization server</title></head>
+<body><main>
+<h1>Allow {client} to use {resource}?</h1>
+<p>Scopes: {scopes}</p>
+<form method="post" action="/consent">
+<input type="hidden" name="request" value="{request}">
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>
+</main></body></html>
+"""
 
 
 def same_resource(a: str | None, b: str) -> bool:
@@ -66,8 +86,11 @@ class DemoProvider(OAuthAuthorizationServerProvider[AuthorizationCode, RefreshTo
     """The SDK's `OAuthAuthorizationServerProvider`, in memory: clients, codes, access and refresh
     tokens. `log` (an `AuthLog`) hears of each registration, authorization and issue."""
 
-    def __init__(self, issuer: str, resource: str, token_ttl: int, log: Any):
+    def __init__(self, issuer: str, resource: str, token_ttl: int, log: Any, consent: bool = False):
         self.issuer = issuer
+        self.consent = consent
+        self.pending: dict[str, tuple[OAuthClientInformationFull, AuthorizationParams]] = {}
+        """`--consent`: authorization requests waiting for Allow or Deny, by request id."""
         self.resource = resource
         self.token_ttl = token_ttl
         self.log = log
@@ -108,6 +131,15 @@ class DemoProvider(OAuthAuthorizationServerProvider[AuthorizationCode, RefreshTo
                 error="invalid_target",
                 error_description=f"this authorization server issues tokens for {self.resource} only",
             )
+        if self.consent:
+            request_id = secrets.token_urlsafe(16)
+            self.pending[request_id] = (client, params)
+            return f"{self.issuer}{CONSENT_PATH}?request={request_id}"
+        return self._approve(client, params)
+
+    def _approve(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
+        """A code for this request, and the redirect that hands it back."""
+        scopes = params.scopes or list(DEFAULT_SCOPES)
         code = secrets.token_urlsafe(32)
         self.codes[code] = AuthorizationCode(
             code=code,
@@ -120,8 +152,46 @@ class DemoProvider(OAuthAuthorizationServerProvider[AuthorizationCode, RefreshTo
             resource=params.resource,
             subject=SUBJECT,
         )
-        # Approved at once: back to the client with the code, its state and this issuer.
+        # Approved: back to the client with the code, its state and this issuer.
         return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state, iss=self.issuer)
+
+    async def consent_page(self, request: Request) -> Response:
+        """`GET /consent?request=ID`: what is asked, and Allow / Deny (a form posting back)."""
+        request_id = request.query_params.get("request", "")
+        pending = self.pending.get(request_id)
+        if pending is None:
+            return PlainTextResponse(CONSENT_UNKNOWN, status_code=400)
+        client, params = pending
+        scopes = " ".join(params.scopes or DEFAULT_SCOPES)
+        page = CONSENT_PAGE.format(
+            client=html.escape(client.client_name or client.client_id),
+            resource=html.escape(self.resource),
+            scopes=html.escape(scopes),
+            request=html.escape(request_id),
+        )
+        return HTMLResponse(page, headers=NO_FRAMING)
+
+    async def consent_answer(self, request: Request) -> Response:
+        """`POST /consent`: Allow gives the code; Deny gives `error=access_denied`."""
+        form = await request.form()
+        request_id = form.get("request")
+        pending = self.pending.pop(request_id, None) if isinstance(request_id, str) else None
+        if pending is None:
+            return PlainTextResponse(CONSENT_UNKNOWN, status_code=400)
+        client, params = pending
+        allowed = form.get("decision") == "allow"
+        self.log.write(side="authorization", event="consent", client_id=client.client_id, allowed=allowed)
+        if allowed:
+            target = self._approve(client, params)
+        else:
+            target = construct_redirect_uri(
+                str(params.redirect_uri),
+                error="access_denied",
+                error_description="the person refused",
+                state=params.state,
+                iss=self.issuer,
+            )
+        return RedirectResponse(target, status_code=302, headers={"Cache-Control": "no-store"})
 
     async def load_authorization_code(
         self, client: OAuthClientInformationFull, authorization_code: str
@@ -221,4 +291,11 @@ def authorization_app(provider: DemoProvider, issuer: AnyHttpUrl) -> Starlette:
         }
     )
     kept = [r for r in routes if getattr(r, "path", None) != METADATA_PATH]
-    return Starlette(routes=[Route(METADATA_PATH, MetadataHandler(metadata).handle, methods=["GET"]), *kept])
+    return Starlette(
+        routes=[
+            Route(METADATA_PATH, MetadataHandler(metadata).handle, methods=["GET"]),
+            Route(CONSENT_PATH, provider.consent_page, methods=["GET"]),
+            Route(CONSENT_PATH, provider.consent_answer, methods=["POST"]),
+            *kept,
+        ]
+    )
