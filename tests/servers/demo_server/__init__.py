@@ -18,6 +18,8 @@ lists the options). The modules, each with its own manual:
   `flaky_note`/`cut_note`, `--stall-discover`, `--trace`/`--arrivals`.
 - `events`: `--resumable`'s bounded event store, one log per session.
 - `cli`: the options; `--port 0` with `--port-file` for parallel test runs.
+- `auth` (`--auth`, `--api-key`): credentials the endpoint asks for; `oauth`: the
+  authorization server `--auth` runs on another port (the SDK's `mcp.server.auth`).
 
 Options in short: `--no-cors` leaves the stock SDK behaviour (preflight gets 405).
 `--static DIR` serves a directory on the same origin (at `/`), beside `/mcp`, with the
@@ -29,7 +31,8 @@ sealing key, so a restarted server still accepts a replay sealed before the rest
 fault tests rely on this). `--resumable`: see `events`. `--region-header NAME` renames
 `book_in_region`'s header. `--stateless`: the SDK's stateless HTTP. `--stall-discover`:
 `server/discover` is never answered. `--slow-report-min-gap-ms MS`: the spacing
-`slow_report` demands of retries (`tools.faults`).
+`slow_report` demands of retries (`tools.faults`). `--auth` (with `--auth-port`,
+`--token-ttl`, `--consent`) and `--api-key KEY`, `--auth-log FILE`: see `auth`.
 
 This package imports nothing at its top, so `from demo_server.texts import ...` does not
 load the SDK.
