@@ -95,14 +95,15 @@ def result(driver: Any, i: int = 0) -> str:
     from selenium.webdriver.common.by import By
 
     def done(d: Any) -> Any:
+        error = d.find_element(By.CSS_SELECTOR, f"[data-testid=error-{i}]").text
+        if error:
+            return ("error", error)
         el = d.find_element(By.CSS_SELECTOR, f"[data-testid=result-{i}]")
-        return el.text if el.get_attribute("data-done") == "true" else None
+        return ("result", el.text) if el.get_attribute("data-done") == "true" else None
 
-    try:
-        return wait_for(driver, done, f"a tool result for server {i}")
-    except AssertionError as e:
-        errors = driver.find_elements(By.CSS_SELECTOR, f"[data-testid=error-{i}]")
-        raise AssertionError(f"{e}; the page's error: {errors[0].text if errors else None!r}") from None
+    kind, text = wait_for(driver, done, f"a tool result for server {i}")
+    assert kind == "result", f"server {i}: the page shows the error {text!r}"
+    return str(text)
 
 
 def run_tool(driver: Any, i: int, name: str) -> None:
