@@ -147,7 +147,7 @@ impl Flow {
             Ok(server) => server,
             Err(e) => return State::Failed(e),
         };
-        if let Err(why) = HttpUrl::parse(&self.config.redirect_url) {
+        if let Err(why) = urls::check_redirect_url(&self.config.redirect_url) {
             return State::Failed(AuthError::BadUrl {
                 what: "The sign-in redirect URL".into(),
                 detail: why,

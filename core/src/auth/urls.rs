@@ -65,6 +65,31 @@ impl HttpUrl {
     }
 }
 
+/// Schemes of browser extensions' own pages: an extension's callback page lives there
+/// (`chrome-extension://<id>/oauth-callback.html`), and the authorization server sends
+/// the popup back to it as to any redirect URI.
+const EXTENSION_SCHEMES: [&str; 3] = ["chrome-extension", "moz-extension", "safari-web-extension"];
+
+/// Whether `url` can be the sign-in's redirect URI: an `http`/`https` URL, or a page of a
+/// browser extension (an extension scheme with its id as the host). Anything else (a
+/// `javascript:` or `data:` URL, a relative one) is refused in words.
+pub(crate) fn check_redirect_url(url: &str) -> Result<(), String> {
+    let Err(why) = HttpUrl::parse(url) else {
+        return Ok(());
+    };
+    let Ok(uri) = UriStr::new(url) else {
+        return Err(why);
+    };
+    let scheme = uri.scheme_str().to_ascii_lowercase();
+    if !EXTENSION_SCHEMES.contains(&scheme.as_str()) || url.len() > MAX_URL_BYTES {
+        return Err(why);
+    }
+    match uri.authority_components() {
+        Some(a) if a.userinfo().is_none() && !a.host().is_empty() => Ok(()),
+        _ => Err("it names no extension".to_string()),
+    }
+}
+
 /// The host of a URL for messages, or the URL's first characters when it does not parse.
 pub(crate) fn host_of(url: &str) -> String {
     match HttpUrl::parse(url) {

@@ -3,8 +3,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use mcp_elicit::auth::{
-    challenge, pkce, AccessToken, AuthProtocol, AuthResponse, CallbackOutcome, CallbackParams,
-    ClientId, Flow, Grant, IgnoredCallback, Known, RefreshToken, Step,
+    challenge, pkce, AccessToken, AuthConfig, AuthProtocol, AuthResponse, CallbackOutcome,
+    CallbackParams, ClientId, Flow, Grant, IgnoredCallback, Known, RefreshToken, Step,
 };
 
 use crate::auth_util::{config, entropy, form_of, param, run, sign_in, World, AS, CODE, SERVER};
@@ -320,4 +320,41 @@ fn the_authorization_url_keeps_the_endpoints_own_query() {
     };
     assert!(card.authorization_url.starts_with("https://as.example/authorize?response_type=code&client_id=test-client-id&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&state="));
     let _ = flow.handle_callback(CallbackParams::default());
+}
+
+/// An extension's callback page is a redirect URI like a web page's (the example
+/// extension's `chrome-extension://<id>/oauth-callback.html`); a `javascript:`, `data:` or
+/// relative one is refused before anything is sent.
+#[test]
+fn the_redirect_url_is_a_web_page_or_an_extension_page() {
+    let start = |redirect: &str| {
+        Flow::start(
+            AuthConfig::new(redirect, AuthProtocol::Modern2026_07_28),
+            SERVER,
+            Some(challenge::parse(&header()).unwrap()),
+            Known::default(),
+            entropy(),
+        )
+        .poll()
+    };
+    for good in [
+        "https://app.example/cb",
+        "http://127.0.0.1:8000/oauth-callback.html",
+        "chrome-extension://aeegiafafipebfgjabdlaggpbindkkdm/oauth-callback.html",
+        "moz-extension://0b5e2c2e-6f1a-4c55-9b1e-3f2a1d9c8e77/oauth-callback.html",
+    ] {
+        assert!(matches!(start(good), Step::Fetch(_)), "{good}");
+    }
+    for bad in [
+        "javascript:alert(1)",
+        "data:text/html,hi",
+        "/oauth-callback.html",
+        "chrome-extension:///oauth-callback.html",
+        "chrome-extension://user@id/oauth-callback.html",
+    ] {
+        let Step::Failed(err) = start(bad) else {
+            panic!("{bad} was taken");
+        };
+        assert!(err.to_string().contains("redirect URL"), "{bad}: {err}");
+    }
 }
