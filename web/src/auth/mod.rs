@@ -330,6 +330,8 @@ struct Person {
     card: Card,
     popup: Option<JsValue>,
     queries: futures::channel::mpsc::UnboundedReceiver<String>,
+    /// The last callback query handed on (each comes twice: opener and channel).
+    last: Option<String>,
     _listening: Listening,
 }
 
@@ -344,6 +346,7 @@ impl Person {
             card: Card::show(container),
             popup: None,
             queries,
+            last: None,
             _listening: Listening {
                 stop,
                 _on_query: on_query,
@@ -381,6 +384,9 @@ impl Person {
                         self.card.say(None);
                         self.card.set_waiting(true);
                         self.popup = Some(popup);
+                        // What came before this attempt is not its answer: the callback
+                        // page posts each answer twice (to its opener and on the channel).
+                        while self.queries.try_recv().is_ok() {}
                     }
                 }
             }
@@ -393,7 +399,13 @@ impl Person {
                 }
             };
             match select(self.queries.next(), closed.boxed_local()).await {
-                Either::Left((Some(query), _)) => return Ok(query),
+                Either::Left((Some(query), _)) => {
+                    if self.last.as_deref() == Some(query.as_str()) {
+                        continue; // the same answer's second copy
+                    }
+                    self.last = Some(query.clone());
+                    return Ok(query);
+                }
                 Either::Left((None, _)) => {
                     return Err(ClientError::SignIn(
                         "The sign-in could not listen for its answer.".into(),
@@ -404,7 +416,10 @@ impl Person {
                     sleep(POPUP_CHECK_MS).await;
                     self.popup = None;
                     if let Ok(query) = self.queries.try_recv() {
-                        return Ok(query);
+                        if self.last.as_deref() != Some(query.as_str()) {
+                            self.last = Some(query.clone());
+                            return Ok(query);
+                        }
                     }
                     if let Some(Click::Opened(popup)) = self.card.clicked() {
                         self.popup = Some(popup);
