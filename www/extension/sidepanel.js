@@ -114,7 +114,16 @@ async function connect(url, protocol, granted) {
   requestsEl.replaceChildren(slot);
   let connected;
   try {
-    connected = await McpClient.connect(url.href, { container: slot, protocol });
+    connected = await McpClient.connect(url.href, {
+      container: slot,
+      protocol,
+      // Sign-in, when the server asks: the popup comes back to the extension's own
+      // callback page (web_accessible_resources), which hands the result to this panel.
+      // Not chrome.identity.launchWebAuthFlow: this way the extension runs the one sign-in
+      // every host runs (its state, iss and PKCE checks, the card, the callback page),
+      // needs no `identity` permission, and works the same in Firefox.
+      auth: { redirectUrl: chrome.runtime.getURL("oauth-callback.html") },
+    });
   } catch (e) {
     if (mine !== attempt) return;
     status.textContent = "not connected: " + e.message;
