@@ -67,9 +67,9 @@ export function guardedEntry(wasmInit, wasm, wasmFile) {
       if (!ready) return Promise.reject(notReady("elicit()"));
       return wasm.elicit(element, params, options);
     },
-    completeElicitation(elicitationId) {
+    completeElicitation(elicitationId, element) {
       need("completeElicitation()");
-      return wasm.completeElicitation(elicitationId);
+      return wasm.completeElicitation(elicitationId, element);
     },
     releaseElicitation(element) {
       need("releaseElicitation()");

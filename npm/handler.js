@@ -261,12 +261,10 @@ function elicitationHandler(api, options) {
       ? notification.params.elicitationId
       : undefined;
     if (typeof id !== "string" || !api.isReady()) return;
-    // Only this handler's own URL cards: another server's ids are not this server's to end.
+    // Only this handler's own URL cards: another server's ids are not this server's to end,
+    // even when another handler's card uses the same id.
     for (const card of held) {
-      if (card.elicitationId === id) {
-        completeElicitation(id);
-        return;
-      }
+      if (card.elicitationId === id) completeElicitation(id, card.element);
     }
   }
 

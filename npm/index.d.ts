@@ -83,10 +83,12 @@ export function elicit(
 ): Promise<ElicitResult>;
 
 /**
- * Ends the waiting state of every URL card mounted by `elicit` with this `elicitationId`
- * (what `notifications/elicitation/complete` does).
+ * Ends the waiting state of the URL card with this `elicitationId` that `elicit` mounted
+ * into `element` (or an element inside it): what `notifications/elicitation/complete` does,
+ * for the card of the server that sent it only. Without `element`, every such card `elicit`
+ * shows. Throws an `Error` when `element` is given and is not an element.
  */
-export function completeElicitation(elicitationId: string): void;
+export function completeElicitation(elicitationId: string, element?: Element): void;
 
 /**
  * Ends at once what `elicit` rendered into `element`: its card leaves the DOM, what it held

@@ -72,6 +72,8 @@ pub struct McpClient {
     /// The latest `tools/list`, for the modern era's `Mcp-Param-*` headers (so a call does
     /// not list the tools again each time).
     tools: Rc<RefCell<Option<Vec<Tool>>>>,
+    /// This client's own place in the container ([`own_place`]), removed with the client.
+    place: web_sys::HtmlElement,
     _view: UnmountHandle<AnyViewState>,
     /// Where the answer path finds the connection. Not owned by `owner`: the
     /// `onElicitation` tasks may still read it after the client is freed; emptied on drop,
@@ -87,8 +89,39 @@ pub struct McpClient {
 impl Drop for McpClient {
     fn drop(&mut self) {
         self.slot.set_value(None);
+        self.place.remove();
     }
 }
+
+/// Makes this client's own place in `container`: a `<div class="mce-client">` marked
+/// `data-mce-client`, appended after emptying the container of everything but the places
+/// of other clients still open there. Two clients on one element or one shadow root each
+/// keep their own place: the first one's cards (and what was typed in them) survive the
+/// second's connect. Whatever else the host left there goes, as it always did.
+fn own_place(container: &web_sys::HtmlElement) -> Result<web_sys::HtmlElement, JsValue> {
+    let nodes: Vec<web_sys::Node> =
+        std::iter::successors(container.first_child(), web_sys::Node::next_sibling).collect();
+    for node in nodes {
+        let open_client = node
+            .dyn_ref::<web_sys::Element>()
+            .is_some_and(|el| el.has_attribute(PLACE_MARK));
+        if !open_client {
+            let _ = container.remove_child(&node);
+        }
+    }
+    let place = container
+        .owner_document()
+        .ok_or_else(|| js_error("McpClient.connect: the container is in no document"))?
+        .create_element("div")?
+        .dyn_into::<web_sys::HtmlElement>()?;
+    place.set_class_name("mce-client");
+    place.set_attribute(PLACE_MARK, "")?;
+    container.append_child(&place)?;
+    Ok(place)
+}
+
+/// The attribute that marks an open client's place in its container ([`own_place`]).
+const PLACE_MARK: &str = "data-mce-client";
 
 /// A JS `Error` with `message`.
 fn js_error(message: impl AsRef<str>) -> JsValue {
@@ -194,15 +227,13 @@ impl McpClient {
             });
         }
         slot.set_value(Some(connection.clone()));
-        container.set_text_content(None);
-        let view = mount_to(container, move || {
+        let place = own_place(&container)?;
+        let view = mount_to(place.clone(), move || {
             view! {
-                <div class="mce-client">
-                    <p class="notice" role="status">
-                        {move || requests.notice.get().unwrap_or_default()}
-                    </p>
-                    <PendingList requests=requests on_answer=on_answer />
-                </div>
+                <p class="notice" role="status">
+                    {move || requests.notice.get().unwrap_or_default()}
+                </p>
+                <PendingList requests=requests on_answer=on_answer />
             }
             .into_any()
         });
@@ -210,6 +241,7 @@ impl McpClient {
             connection,
             requests,
             tools: Rc::default(),
+            place,
             _view: view,
             slot,
             _owner: owner,
@@ -315,6 +347,8 @@ impl McpClient {
     pub fn close(&self) -> js_sys::Promise {
         let connection = self.connection.clone();
         self.requests.clear();
+        // A closed client's place may go when the next client connects to its container.
+        let _ = self.place.remove_attribute(PLACE_MARK);
         future_to_promise(async move {
             connection.close().await;
             Ok(JsValue::UNDEFINED)

@@ -114,7 +114,10 @@ pub fn define_elements() -> Result<(), JsValue> {
     );
     let release =
         Closure::<dyn Fn(web_sys::Element)>::new(|el: web_sys::Element| crate::embed::release(&el));
-    let complete = Closure::<dyn Fn(String)>::new(crate::embed::complete_elicitation);
+    // The element passes its own card's place: its completion ends only its card.
+    let complete = Closure::<dyn Fn(String, JsValue)>::new(|id: String, place: JsValue| {
+        let _ = crate::embed::complete_elicitation_js(id, place);
+    });
     let verdict = define_mcp_elicitation(
         TAG,
         &shadow_css(PAGE_CSS),

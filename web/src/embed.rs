@@ -9,8 +9,14 @@
 //! // or, naming who is asking (shown in the card, as the spec requires of a client):
 //! await elicit(slot, params, { serverName: "Weather", serverHost: "mcp.example.com" });
 //! // later, when the server sends notifications/elicitation/complete for a URL card:
-//! completeElicitation(elicitationId);
+//! completeElicitation(elicitationId, slot);
 //! ```
+//!
+//! `completeElicitation(elicitationId, element)` ends the wait of the URL card shown in
+//! `element` (or in an element inside it), and only there: a completion comes from one
+//! server, and another server's card that happens to use the same `elicitationId` is not
+//! its to end. Without `element` it ends every card this API shows with that id (for a
+//! page that talks to one server only).
 //!
 //! The element gets the same DOM as the app (`[data-elicitation]`, see the DOM contract);
 //! its previous content is replaced. The Promise resolves with the answer as a plain JS
@@ -54,6 +60,9 @@ struct Mounted {
     resolve: Option<js_sys::Function>,
     /// A URL card's `elicitationId`: only completions of mounted cards are kept.
     elicitation_id: Option<String>,
+    /// Set when this card's completion arrived ([`complete_elicitation`]): each card has its
+    /// own, so a completion reaches only the cards it was given for.
+    completed: ArcRwSignal<bool>,
     /// The element was in the document when mounted or at a later [`sweep`]: once it is
     /// out of it, the card can no longer be answered. A card mounted into an element the
     /// host has not attached yet is left alone until it has been seen attached.
@@ -64,8 +73,6 @@ struct Mounted {
 thread_local! {
     static MOUNTED: RefCell<Vec<Mounted>> = const { RefCell::new(Vec::new()) };
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
-    /// Completed `elicitationId`s, shared by every URL card this API mounted.
-    static COMPLETED: ArcRwSignal<HashSet<String>> = ArcRwSignal::new(HashSet::new());
 }
 
 /// `data-state` values after which a card changes no more (see the components' docs):
@@ -90,10 +97,7 @@ fn free(id: u32) {
 /// its element is in the document.
 fn free_mounted(gone: Mounted, keep: bool) {
     let Mounted {
-        element,
-        handle,
-        elicitation_id,
-        ..
+        element, handle, ..
     } = gone;
     if keep && element.is_connected() {
         let nodes: Vec<web_sys::Node> =
@@ -112,22 +116,6 @@ fn free_mounted(gone: Mounted, keep: bool) {
         }
     } else {
         drop(handle);
-    }
-    if let Some(eid) = elicitation_id {
-        let still_shown = MOUNTED.with(|m| {
-            m.borrow()
-                .iter()
-                .any(|x| x.elicitation_id.as_deref() == Some(eid.as_str()))
-        });
-        if !still_shown {
-            COMPLETED.with(|c| {
-                if c.with_untracked(|set| set.contains(&eid)) {
-                    c.update(|set| {
-                        set.remove(&eid);
-                    });
-                }
-            });
-        }
     }
 }
 
@@ -264,9 +252,8 @@ fn settle(id: u32, result: &ElicitResult) {
     let settled = MOUNTED.with(|m| {
         m.borrow_mut().iter_mut().find(|x| x.id == id).map(|x| {
             let waits = result.action == ElicitAction::Accept
-                && x.elicitation_id.as_ref().is_some_and(|eid| {
-                    !COMPLETED.with(|c| c.with_untracked(|set| set.contains(eid)))
-                });
+                && x.elicitation_id.is_some()
+                && !x.completed.get_untracked();
             (x.resolve.take(), waits)
         })
     });
@@ -351,7 +338,8 @@ pub fn elicit_with(
         n.set(id.wrapping_add(1));
         id
     });
-    let completed = COMPLETED.with(|c| c.clone());
+    let completed = ArcRwSignal::new(false);
+    let done = completed.clone();
     let elicitation_id = match &params {
         ElicitRequestParams::Url(u) => Some(u.elicitation_id.clone()),
         ElicitRequestParams::Form(_) => None,
@@ -359,6 +347,7 @@ pub fn elicit_with(
     let key = elicitation_id
         .clone()
         .unwrap_or_else(|| format!("embed-{id}"));
+    let elicitation_id_shown = elicitation_id.clone();
 
     let mut resolve_fn = None;
     let promise = js_sys::Promise::new(&mut |resolve, _reject| {
@@ -368,7 +357,14 @@ pub fn elicit_with(
     let handle = mount_to(parent, move || {
         // Made inside the mount, so it belongs to the card's owner and is freed with it
         // (outside any owner it would stay in the arena for the page's life).
-        let completed = Signal::derive(move || completed.get());
+        let eid = elicitation_id_shown.clone();
+        let completed = Signal::derive(move || {
+            let mut set = HashSet::new();
+            if done.get() {
+                set.extend(eid.clone());
+            }
+            set
+        });
         view! {
             <ElicitationView
                 key=key
@@ -386,6 +382,7 @@ pub fn elicit_with(
             element,
             resolve: resolve_fn,
             elicitation_id,
+            completed,
             seen_connected: connected,
             handle,
         })
@@ -393,40 +390,61 @@ pub fn elicit_with(
     promise
 }
 
-/// Ends the waiting state of every URL card (mounted by `elicit`) with this `elicitationId`,
-/// as `notifications/elicitation/complete` does in the app.
-#[wasm_bindgen(js_name = completeElicitation)]
+/// Ends the waiting state of the URL card with this `elicitationId` mounted by `elicit` into
+/// `element` or an element inside it, as `notifications/elicitation/complete` does in the
+/// app; without `element`, of every such card this API shows (see the module docs).
 ///
-/// Only ids of mounted URL cards are kept (an id no card has is dropped), and the set is
-/// trimmed to those cards as it grows, so a host forwarding every completion a server
-/// sends keeps memory flat.
-pub fn complete_elicitation(elicitation_id: String) {
-    sweep();
-    let mounted: HashSet<String> = MOUNTED.with(|m| {
-        m.borrow()
-            .iter()
-            .filter_map(|x| x.elicitation_id.clone())
-            .collect()
-    });
-    if !mounted.contains(&elicitation_id) {
-        return;
-    }
-    // Opened cards waiting on this id change once more (to `complete`), then never again.
-    let done: Vec<u32> = MOUNTED.with(|m| {
-        m.borrow()
-            .iter()
-            .filter(|x| x.resolve.is_none() && x.elicitation_id.as_ref() == Some(&elicitation_id))
-            .map(|x| x.id)
-            .collect()
-    });
-    COMPLETED.with(|c| {
-        c.update(|set| {
-            if set.insert(elicitation_id) && set.len() > mounted.len() {
-                set.retain(|id| mounted.contains(id));
+/// Nothing is kept for an id no card in that place has, so a host forwarding every
+/// completion a server sends keeps memory flat, and a completion from one server cannot
+/// end another server's card.
+#[wasm_bindgen(js_name = completeElicitation)]
+pub fn complete_elicitation_js(elicitation_id: String, element: JsValue) -> Result<(), JsValue> {
+    let place = if element.is_undefined() || element.is_null() {
+        None
+    } else {
+        match element.dyn_into::<web_sys::Element>() {
+            Ok(el) => Some(el),
+            Err(_) => {
+                return Err(js_sys::Error::new(
+                    "completeElicitation: the second argument must be the element the card was shown in",
+                )
+                .into())
             }
-        })
+        }
+    };
+    complete_elicitation(elicitation_id, place.as_ref());
+    Ok(())
+}
+
+/// [`complete_elicitation_js`] for Rust callers.
+pub fn complete_elicitation(elicitation_id: String, element: Option<&web_sys::Element>) {
+    sweep();
+    // The cards with this id; which of them are in `element` is asked of the DOM outside
+    // the borrow of MOUNTED (a host's element is the host's code to run).
+    let candidates: Vec<(u32, web_sys::Element)> = MOUNTED.with(|m| {
+        m.borrow()
+            .iter()
+            .filter(|x| x.elicitation_id.as_ref() == Some(&elicitation_id))
+            .map(|x| (x.id, x.element.clone()))
+            .collect()
     });
-    for id in done {
-        free_later(id);
+    let reached: Vec<u32> = candidates
+        .into_iter()
+        .filter(|(_, el)| element.is_none_or(|place| place.contains(Some(el))))
+        .map(|(id, _)| id)
+        .collect();
+    // Each card reached changes once more (a waiting one to `complete`, then never again).
+    let done: Vec<(u32, bool, ArcRwSignal<bool>)> = MOUNTED.with(|m| {
+        m.borrow()
+            .iter()
+            .filter(|x| reached.contains(&x.id) && !x.completed.get_untracked())
+            .map(|x| (x.id, x.resolve.is_none(), x.completed.clone()))
+            .collect()
+    });
+    for (id, answered, completed) in done {
+        completed.set(true);
+        if answered {
+            free_later(id);
+        }
     }
 }

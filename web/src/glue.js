@@ -93,10 +93,10 @@ export function define_mcp_elicitation(tag, css, render, release, complete) {
       });
     }
 
-    /** URL mode: the server said this card's elicitation is complete. */
+    /** URL mode: the server said this card's elicitation is complete (this card's only). */
     complete() {
       const id = this.#params !== null && typeof this.#params === "object" ? this.#params.elicitationId : undefined;
-      if (typeof id === "string") complete(id);
+      if (typeof id === "string") complete(id, this.#mount);
     }
 
     #release() {

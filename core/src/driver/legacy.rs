@@ -13,6 +13,8 @@
 //!       ─▶ Sampling{id, params}                 (only when sampling is declared) ask the host's
 //!                                               handler; POST answer_sampling / refuse_sampling
 //!       ─▶ ElicitationComplete{elicitation_id}  a URL card may stop waiting
+//!       ─▶ Withdrawn{id, reason}                the server withdrew its request `id`
+//!                                               (`notifications/cancelled`): send nothing for it
 //!       ─▶ Reply{request}                       POST this automatic answer (ping, roots/list,
 //!                                               method-not-found, malformed elicitation)
 //!       ─▶ Ignored                              any other notification
@@ -75,7 +77,13 @@ pub mod methods {
     pub const SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";
     pub const ELICITATION_CREATE: &str = "elicitation/create";
     pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
+    pub const CANCELLED: &str = "notifications/cancelled";
 }
+
+/// The most characters of a `notifications/cancelled` reason kept to show: a reason is a
+/// line for a person, and a server may send megabytes. Beyond it the reason is cut (at a
+/// character boundary) and ends with `…`.
+pub const MAX_WITHDRAWN_REASON_CHARS: usize = 200;
 
 /// Who the client is and what it declares in `initialize`.
 #[derive(Debug, Clone, PartialEq)]
@@ -141,6 +149,14 @@ pub enum LegacyEvent {
     Sampling { id: RequestId, params: Value },
     /// A URL-mode elicitation finished on the server's side.
     ElicitationComplete { elicitation_id: String },
+    /// The server withdrew its request `id` (`notifications/cancelled`, the spec's way): it
+    /// no longer wants an answer, and none may be sent. `reason` is the server's, cut to
+    /// [`MAX_WITHDRAWN_REASON_CHARS`] (`None` when it gave none). Which request of which
+    /// session `id` names is the caller's to find ([`Elicitations::withdraw`]).
+    Withdrawn {
+        id: RequestId,
+        reason: Option<String>,
+    },
     /// An answer the session wrote by itself; POST it. `note` says why, when it is a refusal.
     /// `ping` marks the answer to a `ping`: harmless to leave unsent when the client is
     /// busy ([`AutomaticReplies`] drops it rather than queue it).
@@ -559,17 +575,26 @@ impl LegacySession {
             }
             Incoming::Request { id, method, params } => self.on_server_request(id, &method, params),
             Incoming::Notification { method, params } => {
-                if method != methods::ELICITATION_COMPLETE {
-                    return LegacyEvent::Ignored;
-                }
                 let Some(params) = params else {
                     return LegacyEvent::Ignored;
                 };
-                match from_raw::<ElicitationComplete>(&params, "elicitation completion") {
-                    Ok(c) => LegacyEvent::ElicitationComplete {
-                        elicitation_id: c.elicitation_id,
+                match method.as_str() {
+                    methods::ELICITATION_COMPLETE => {
+                        match from_raw::<ElicitationComplete>(&params, "elicitation completion") {
+                            Ok(c) => LegacyEvent::ElicitationComplete {
+                                elicitation_id: c.elicitation_id,
+                            },
+                            Err(_) => LegacyEvent::Ignored,
+                        }
+                    }
+                    methods::CANCELLED => match from_raw::<Cancelled>(&params, "cancellation") {
+                        Ok(c) => LegacyEvent::Withdrawn {
+                            id: c.request_id,
+                            reason: c.reason.as_deref().map(cut_reason),
+                        },
+                        Err(_) => LegacyEvent::Ignored,
                     },
-                    Err(_) => LegacyEvent::Ignored,
+                    _ => LegacyEvent::Ignored,
                 }
             }
         }
@@ -702,6 +727,24 @@ impl LegacySession {
     }
 }
 
+/// The params of `notifications/cancelled`: the request withdrawn and, optionally, why.
+#[derive(serde::Deserialize)]
+struct Cancelled {
+    #[serde(rename = "requestId")]
+    request_id: RequestId,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// `reason` trimmed, and cut to [`MAX_WITHDRAWN_REASON_CHARS`] characters (then ending `…`).
+fn cut_reason(reason: &str) -> String {
+    let reason = reason.trim();
+    match reason.char_indices().nth(MAX_WITHDRAWN_REASON_CHARS) {
+        Some((at, _)) => format!("{}…", reason.get(..at).unwrap_or_default().trim_end()),
+        None => reason.to_owned(),
+    }
+}
+
 /// The elicitation requests a session shows as cards, each bound to the session it came on
 /// (its number, `epoch`, and the server's JSON-RPC id there) and to the call whose
 /// stream carried it. It decides where an answer may go:
@@ -720,6 +763,8 @@ impl LegacySession {
 ///                                             re-run of its call, nothing is sent
 ///                                         ─▶ Gone / Unknown
 ///   lost(route, answer)      the POST met a forgotten session (404): keep it, as Lost
+///   withdraw(epoch, id) ─▶ route   the server withdrew the request: the card goes from the
+///                                  book (any answer to it is Unknown, nothing is sent)
 ///   delivered(route)         the server took the answer: the card goes
 ///   finish_run(run) ─▶ routes whose kept answer the re-run never asked for (expired)
 /// ```
@@ -1035,6 +1080,18 @@ impl Elicitations {
             };
         }
         AnswerPlan::Lost { evicted }
+    }
+
+    /// The server of the session of handshake `epoch` withdrew its request `id`
+    /// ([`LegacyEvent::Withdrawn`]): the card bound to it goes from the book, so no answer
+    /// is sent for it from now on ([`AnswerPlan::Unknown`]). Returns its route, to retire
+    /// the card in words; `None` when no card waits on that request (unknown, already
+    /// answered, or an earlier session's: a restarted server numbers its requests afresh,
+    /// so an id names a request of its own session only).
+    pub fn withdraw(&mut self, epoch: u64, id: &RequestId) -> Option<String> {
+        let route = self.by_wire.remove(&(epoch, id.clone()))?;
+        self.cards.remove(&route);
+        Some(route)
     }
 
     /// The server took the answer to the card `route`: it goes.

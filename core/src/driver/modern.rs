@@ -204,6 +204,11 @@ pub enum ModernStep {
         sampling: Vec<PendingSampling>,
         /// The 1-based round this is.
         round: u32,
+        /// Keys of elicitations the previous round for the person asked that this round
+        /// no longer carries: the server withdrew them (the modern era's
+        /// `notifications/cancelled`). A card still shown for one of them (a URL card
+        /// waiting for its flow) waits for nothing now; nothing is sent for it.
+        withdrawn: Vec<String>,
     },
     /// Every input was answered without the user (roots): send the replay now.
     ReadyToReplay,
@@ -269,6 +274,9 @@ pub struct ModernCall {
     rounds: u32,
     backoff_ms: u64,
     round: Round,
+    /// The elicitation keys of the latest round asked of the person, to tell which of them
+    /// a later round withdrew ([`ModernStep::InputNeeded`]'s `withdrawn`).
+    asked_before: Vec<String>,
 }
 
 /// A round's params: the call's own, then what the modern era adds.
@@ -296,6 +304,7 @@ impl ModernCall {
             rounds: 0,
             backoff_ms: BACKOFF_INITIAL_MS,
             round: Round::default(),
+            asked_before: Vec::new(),
         }
     }
 
@@ -619,11 +628,17 @@ impl ModernCall {
             self.phase = Phase::Ready;
             return ModernStep::ReadyToReplay;
         }
+        let withdrawn = std::mem::take(&mut self.asked_before)
+            .into_iter()
+            .filter(|key| !asked.elicitations.contains(key))
+            .collect();
+        self.asked_before.clone_from(&asked.elicitations);
         self.phase = Phase::Answering(asked);
         ModernStep::InputNeeded {
             elicitations,
             sampling,
             round: self.rounds,
+            withdrawn,
         }
     }
 }

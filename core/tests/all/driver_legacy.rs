@@ -862,3 +862,63 @@ fn elicitation_params_are_read_as_the_derive_reads_them() {
         }
     }
 }
+
+const ASK_7: &str = r#"{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"Sure?","requestedSchema":{"type":"object","properties":{"note":{"type":"string"}}}}}"#;
+
+/// `notifications/cancelled` naming a pending `elicitation/create` withdraws it: the
+/// session says so with the server's reason (cut to a line), and the book drops the card,
+/// so no answer is planned for it; a cancellation for another session's id, or for no
+/// card, withdraws nothing.
+#[test]
+fn a_cancelled_notification_withdraws_the_pending_elicitation() {
+    use mcp_elicit::driver::legacy::{
+        AnswerPlan, Arrival, Elicitations, MAX_WITHDRAWN_REASON_CHARS,
+    };
+    let mut s = ready_session();
+    let LegacyEvent::Elicit { id, params } = s.on_message(ASK_7) else {
+        panic!()
+    };
+    let mut book = Elicitations::new(8);
+    let Arrival::Show { route } = book.arrive(1, id.clone(), params, None) else {
+        panic!()
+    };
+    let long = "why ".repeat(1000);
+    let ev = s.on_message(
+        &json!({"jsonrpc":"2.0","method":"notifications/cancelled",
+                "params":{"requestId":7,"reason":long}})
+        .to_string(),
+    );
+    let LegacyEvent::Withdrawn {
+        id: withdrawn,
+        reason,
+    } = ev
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(withdrawn, RequestId::Number(7));
+    let reason = reason.expect("the reason is kept");
+    assert!(reason.ends_with('…'), "{reason}");
+    assert!(reason.chars().count() <= MAX_WITHDRAWN_REASON_CHARS + 1);
+    // Another session's request 7, and a request nobody shows, are not this card.
+    assert_eq!(book.withdraw(2, &withdrawn), None);
+    assert_eq!(book.withdraw(1, &RequestId::String("7".into())), None);
+    assert_eq!(book.withdraw(1, &withdrawn), Some(route.clone()));
+    assert_eq!(
+        book.plan_answer(&route, 1, &ElicitResult::cancel()),
+        AnswerPlan::Unknown,
+        "nothing is sent for a withdrawn request"
+    );
+    assert_eq!(book.withdraw(1, &withdrawn), None, "once");
+    // Without a reason, and malformed ones, are read as such.
+    let ev = s.on_message(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}"#,
+    );
+    assert!(
+        matches!(ev, LegacyEvent::Withdrawn { reason: None, .. }),
+        "{ev:?}"
+    );
+    let ev = s.on_message(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"no id"}}"#,
+    );
+    assert!(matches!(ev, LegacyEvent::Ignored), "{ev:?}");
+}

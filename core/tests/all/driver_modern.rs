@@ -77,6 +77,7 @@ fn elicitation_round_then_replay_with_state_byte_exact() {
         elicitations,
         sampling,
         round,
+        ..
     } = step
     else {
         panic!("{step:?}")
@@ -1014,5 +1015,67 @@ fn a_round_s_body_is_written_in_one_order_byte_for_byte() {
         format!(
             r#"{{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{{"uri":"u","_meta":{meta}}}}}"#
         )
+    );
+}
+
+fn url_request(key: &str) -> String {
+    format!(
+        r#""{key}":{{"method":"elicitation/create","params":{{"mode":"url","message":"Sign in","url":"https://example.com/{key}","elicitationId":"{key}"}}}}"#
+    )
+}
+
+fn withdrawn_of(step: &ModernStep) -> Vec<String> {
+    match step {
+        ModernStep::InputNeeded { withdrawn, .. } => withdrawn.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The modern era's way to withdraw a question: the round after the retry no longer carries
+/// its key. The step names those keys (and only those), across a state-only retry too.
+#[test]
+fn a_key_the_next_round_no_longer_carries_is_withdrawn() {
+    let mut call = delete_folder();
+    call.request().unwrap();
+    let first = call.on_message(&input_required(
+        1,
+        &format!("{{{},{}}}", url_request("login"), url_request("pay")),
+        None,
+    ));
+    assert!(withdrawn_of(&first).is_empty(), "nothing was asked before");
+    call.answer("login", ElicitResult::accept(None)).unwrap();
+    assert!(call.answer("pay", ElicitResult::accept(None)).unwrap());
+    call.request().unwrap();
+    // A state-only retry in between withdraws nothing yet.
+    let wait = call
+        .on_message(&input_required(2, "{}", Some(STATE)).replace(r#""inputRequests":{},"#, ""));
+    assert!(matches!(wait, ModernStep::RetryAfter { .. }), "{wait:?}");
+    call.request().unwrap();
+    // The server still wants "pay" (its flow is not done), no longer "login".
+    let next = call.on_message(&input_required(
+        3,
+        &format!(
+            "{{{},{}}}",
+            url_request("pay"),
+            &CONFIRM[1..CONFIRM.len() - 1]
+        ),
+        None,
+    ));
+    assert_eq!(withdrawn_of(&next), vec!["login".to_owned()]);
+    call.answer("pay", ElicitResult::accept(None)).unwrap();
+    assert!(call
+        .answer("__main__:confirm_delete", ElicitResult::decline())
+        .unwrap());
+    call.request().unwrap();
+    let last = call.on_message(&input_required(
+        4,
+        &format!("{{{}}}", url_request("other")),
+        None,
+    ));
+    let mut gone = withdrawn_of(&last);
+    gone.sort();
+    assert_eq!(
+        gone,
+        vec!["__main__:confirm_delete".to_owned(), "pay".to_owned()]
     );
 }

@@ -29,8 +29,9 @@ pub enum ClientEvent {
     AnswerFailed { id: String, reason: String },
     /// The elicitation `id` can no longer be answered: the call it belonged to ended (it
     /// failed, or finished without it), or its request was lost and will not be asked
-    /// again. `reason` says so in words. The card stays, showing `reason`, with its buttons
-    /// disabled, and no longer counts toward [`MAX_PENDING_CARDS`] (it is the first to go
+    /// again, or the server withdrew it ([`withdrawn_reason`]). `reason` says so in words.
+    /// The card stays as an inert copy of what was typed, showing `reason`, without its
+    /// buttons, and no longer counts toward [`MAX_PENDING_CARDS`] (it is the first to go
     /// when the list is full).
     Retired { id: String, reason: String },
     /// The server says the URL-mode elicitation `elicitation_id` is complete.
@@ -44,6 +45,16 @@ pub enum ClientEvent {
     /// The session refused a server request because [`MAX_PENDING_CARDS`] were already
     /// waiting: the person is told that later requests were refused.
     CardsRefused,
+}
+
+/// What a card withdrawn by the server says (after "This request can no longer be
+/// answered: "): that the server no longer needs the answer, and the server's own reason
+/// when it gave one (the core cuts it to a line).
+pub fn withdrawn_reason(server_reason: Option<&str>) -> String {
+    match server_reason.filter(|r| !r.is_empty()) {
+        Some(why) => format!("the server no longer needs this answer (it said: {why})."),
+        None => "the server no longer needs this answer.".to_owned(),
+    }
 }
 
 /// The most elicitation cards one connection shows at once. A person answers a handful at

@@ -469,6 +469,7 @@ impl LegacySession {
             LegacyEvent::ElicitationComplete { elicitation_id } => {
                 (self.inner.sink)(ClientEvent::Completed { elicitation_id })
             }
+            LegacyEvent::Withdrawn { id, reason } => self.withdraw(&id, reason.as_deref(), epoch),
             // Pings, roots, refusals: the machine wrote the answer; nobody waits on it.
             LegacyEvent::Reply { request, ping, .. } => self.reply(request, ping),
             LegacyEvent::Failed { id: None, error } => (self.inner.sink)(ClientEvent::Notice(
@@ -519,6 +520,21 @@ impl LegacySession {
                  that id is still waiting; the second request was ignored.",
                 quote(&key)
             ))),
+        }
+    }
+
+    /// The server withdrew its request `id` of the session of handshake `epoch`
+    /// (`notifications/cancelled`): its card, if one waits on it, is retired in words and
+    /// keeps what was typed, inert; the book no longer has it, so nothing is sent for it.
+    /// A cancellation of anything else (a sampling request, an id no card has) changes
+    /// nothing.
+    fn withdraw(&self, id: &RequestId, reason: Option<&str>, epoch: u64) {
+        let route = self.inner.book.borrow_mut().withdraw(epoch, id);
+        if let Some(route) = route {
+            (self.inner.sink)(ClientEvent::Retired {
+                id: route,
+                reason: super::events::withdrawn_reason(reason),
+            });
         }
     }
 

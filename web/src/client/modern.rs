@@ -228,10 +228,18 @@ impl ModernSession {
         let first = self.exchange(call, limits).await?;
         let mut next = self.advance(call, first, limits).await?;
         loop {
-            let elicitations = match next {
+            let (elicitations, withdrawn) = match next {
                 Next::Done(result) => return Ok(result),
-                Next::Ask(elicitations) => elicitations,
+                Next::Ask(elicitations, withdrawn) => (elicitations, withdrawn),
             };
+            // Cards of an earlier round whose key this round no longer carries (a URL card
+            // still waiting for its flow): the server withdrew them.
+            for key in withdrawn {
+                (self.sink)(ClientEvent::Retired {
+                    id: route::call_card(number, &key),
+                    reason: super::events::withdrawn_reason(None),
+                });
+            }
             if self.closed.get() {
                 return Err(ClientError::NotConnected);
             }
@@ -290,6 +298,8 @@ impl ModernSession {
         mut step: ModernStep,
         limits: Limits,
     ) -> Result<Next, ClientError> {
+        // Keys withdrawn on the way (a round may be answered by the host alone).
+        let mut gone: Vec<String> = Vec::new();
         loop {
             step = match step {
                 ModernStep::Complete(done) => return Ok(Next::Done(done.result)),
@@ -300,11 +310,13 @@ impl ModernSession {
                 ModernStep::InputNeeded {
                     elicitations,
                     sampling,
+                    withdrawn,
                     ..
                 } => {
+                    gone.extend(withdrawn);
                     let all_answered = self.answer_sampling(call, sampling).await?;
                     if !all_answered || !elicitations.is_empty() {
-                        return Ok(Next::Ask(elicitations));
+                        return Ok(Next::Ask(elicitations, gone));
                     }
                     // Sampling was all this round asked for.
                     self.automatic(call, limits).await?
@@ -539,7 +551,8 @@ impl ModernSession {
 /// wait for the person (its sampling requests, if any, already answered by the host).
 enum Next {
     Done(Box<RawValue>),
-    Ask(Vec<PendingElicitation>),
+    /// The round's elicitations, and the keys of earlier rounds it withdrew.
+    Ask(Vec<PendingElicitation>, Vec<String>),
 }
 
 /// One exchange's abort handle and its bounds on the server's silence ([`Limits`]).

@@ -2,7 +2,7 @@
 //! message as text, and the form or URL card its params call for.
 
 use super::ids;
-use super::schema_form::SchemaForm;
+use super::schema_form::{status_line, SchemaForm};
 use super::status::SendStatus;
 use super::url_card::{CardState, UrlCard};
 use crate::client::ServerIdentity;
@@ -80,8 +80,10 @@ pub fn ElicitationView(
             // (a modern replay takes as long as the call), but the user is now waiting for
             // the site, which the status line under the buttons says apart.
             let data_state = move || match (status.get(), card.get()) {
-                (_, c @ (CardState::Waiting | CardState::Complete)) => c.as_str(),
+                (_, CardState::Complete) => CardState::Complete.as_str(),
+                // Withdrawn while waiting: nothing is waited for any more.
                 (SendStatus::Gone(_), _) => "closed",
+                (_, CardState::Waiting) => CardState::Waiting.as_str(),
                 (SendStatus::Sending, _) => "sending",
                 (SendStatus::Failed(_), CardState::Pending) => "failed",
                 (_, c) => c.as_str(),
@@ -139,12 +141,16 @@ pub fn ElicitationView(
                             <p class="mce-refusal" role="alert">
                                 "This request cannot be shown as a form: " {e.message} {at} "."
                             </p>
-                            <div class="mce-actions" part="actions">
-                                <button type="button" part="button" prop:disabled=move || locked.get()
-                                    on:click=move |_| answer.run(ElicitResult::decline())>"Decline"</button>
-                                <button type="button" part="button" prop:disabled=move || locked.get()
-                                    on:click=move |_| answer.run(ElicitResult::cancel())>"Cancel"</button>
-                            </div>
+                            {move || (!matches!(status.get(), SendStatus::Gone(_))).then(|| view! {
+                                <div class="mce-actions" part="actions">
+                                    <button type="button" part="button" prop:disabled=move || locked.get()
+                                        on:click=move |_| answer.run(ElicitResult::decline())>"Decline"</button>
+                                    <button type="button" part="button" prop:disabled=move || locked.get()
+                                        on:click=move |_| answer.run(ElicitResult::cancel())>"Cancel"</button>
+                                </div>
+                            })}
+                            {move || matches!(status.get(), SendStatus::Gone(_))
+                                .then(|| status_line(status, "Press a button again to resend."))}
                         </div>
                     }
                     .into_any()

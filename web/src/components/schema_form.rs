@@ -29,20 +29,55 @@ fn deepest_active(mut el: web_sys::Element) -> web_sys::Element {
     el
 }
 
-/// Focuses the first control inside `root`, unless the user is already in a control
-/// elsewhere (a request arriving while they type in another form must not steal focus).
+/// Whether `el` is where a person types or works in a view of its own: a text control, a
+/// `contenteditable` element (the usual chat composer), or an `<iframe>` (an app's view,
+/// whose inside the page cannot see).
+fn is_typing_place(el: &web_sys::Element) -> bool {
+    let tag = el.tag_name().to_ascii_lowercase();
+    matches!(tag.as_str(), "input" | "select" | "textarea" | "iframe")
+        || el
+            .dyn_ref::<web_sys::HtmlElement>()
+            .is_some_and(web_sys::HtmlElement::is_content_editable)
+}
+
+/// The place the card of `root` was put in by whoever shows it: the element its
+/// `[data-elicitation]` container sits in (an `elicit()` element, a card list); a form
+/// outside any card is its own place.
+fn place_of(root: &web_sys::Element) -> web_sys::Element {
+    root.closest("[data-elicitation]")
+        .ok()
+        .flatten()
+        .and_then(|card| card.parent_element())
+        .unwrap_or_else(|| root.clone())
+}
+
+/// Whether a form just shown may take focus: only when nothing has it (`activeElement`
+/// is the body, or none), or when focus is already inside the place its card was put in,
+/// and not in a field of another card there being typed in. Anything else (a composer,
+/// an `<iframe>`, a closed shadow root, a button of the page) is the person's: a card
+/// taking focus from it would receive their typing, and Enter would answer for them.
+fn may_take_focus(root: &web_sys::Element) -> bool {
+    let Some(doc) = root.owner_document() else {
+        return false;
+    };
+    let Some(active) = doc.active_element() else {
+        return true;
+    };
+    let nobody = doc.body().is_some_and(|b| *b == active)
+        || doc.document_element().is_some_and(|d| d == active);
+    if nobody {
+        return true;
+    }
+    let deep = deepest_active(active);
+    if root.contains(Some(&deep)) {
+        return true;
+    }
+    place_of(root).contains(Some(&deep)) && !is_typing_place(&deep)
+}
+
+/// Focuses the first control inside `root` when it may ([`may_take_focus`]).
 fn focus_first(root: &web_sys::Element) {
-    let busy_elsewhere = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element())
-        .map(deepest_active)
-        .map(|el| {
-            let tag = el.tag_name().to_ascii_lowercase();
-            matches!(tag.as_str(), "input" | "select" | "textarea" | "button")
-                && !root.contains(Some(&el))
-        })
-        .unwrap_or(false);
-    if busy_elsewhere {
+    if !may_take_focus(root) {
         return;
     }
     if let Ok(Some(el)) = root.query_selector("input, select, textarea") {
@@ -142,6 +177,8 @@ pub fn SchemaForm(
                 SendStatus::Sending | SendStatus::Sent | SendStatus::Gone(_)
             )
     });
+    // A request that can no longer be answered offers no button: what was typed stays, inert.
+    let gone = Signal::derive(move || matches!(status.get(), SendStatus::Gone(_)));
     let form_ref = NodeRef::<html::Div>::new();
 
     if autofocus {
@@ -185,6 +222,15 @@ pub fn SchemaForm(
         }
     };
 
+    // Enter answers only when pressed in this form (its own control has focus), never for
+    // a key event that reaches the form any other way.
+    let from_inside = move |ev: &leptos::ev::KeyboardEvent| {
+        let target = ev.composed_path().get(0).dyn_into::<web_sys::Node>().ok();
+        form_ref
+            .get_untracked()
+            .zip(target)
+            .is_some_and(|(root, target)| root.contains(Some(&target)))
+    };
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
         if ev.is_composing() || ev.default_prevented() {
             return;
@@ -202,6 +248,7 @@ pub fn SchemaForm(
             && !ev.ctrl_key()
             && !ev.alt_key()
             && !ev.meta_key()
+            && from_inside(&ev)
         {
             // Enter on a button activates that button; everywhere else in the form it submits
             // (browsers do not submit from checkboxes or selects on their own).
@@ -240,22 +287,24 @@ pub fn SchemaForm(
             on:change=move |ev| field::on_change(form, &ev)
             on:focusout=move |ev| field::on_focusout(form, &ev)
             use:build_fixed_part>
-            <div class="mce-actions" part="actions">
-                <button type="button" class="mce-primary" part="button primary" prop:disabled=move || busy.get()
-                    on:click=move |_| do_submit()>
-                    {label}
-                </button>
-                {on_decline.map(|cb| view! {
-                    <button type="button" part="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
-                        "Decline"
+            {move || (!gone.get()).then(|| view! {
+                <div class="mce-actions" part="actions">
+                    <button type="button" class="mce-primary" part="button primary" prop:disabled=move || busy.get()
+                        on:click=move |_| do_submit()>
+                        {label.clone()}
                     </button>
-                })}
-                {on_cancel.map(|cb| view! {
-                    <button type="button" part="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
-                        "Cancel"
-                    </button>
-                })}
-            </div>
+                    {on_decline.map(|cb| view! {
+                        <button type="button" part="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
+                            "Decline"
+                        </button>
+                    })}
+                    {on_cancel.map(|cb| view! {
+                        <button type="button" part="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
+                            "Cancel"
+                        </button>
+                    })}
+                </div>
+            })}
             {status_line(status, resend_hint)}
         </div>
     }

@@ -63,6 +63,7 @@ pub fn UrlCard(
     }
     let busy =
         Signal::derive(move || matches!(status.get(), SendStatus::Sending | SendStatus::Gone(_)));
+    let gone = Signal::derive(move || matches!(status.get(), SendStatus::Gone(_)));
     let open_error = RwSignal::new(None::<String>);
 
     let decline_cancel = move || {
@@ -99,7 +100,9 @@ pub fn UrlCard(
                 <span class="mce-url-label">"Link: "</span>
                 <code class="mce-url">{params.url.clone()}</code>
             </p>
-            <div class="mce-actions" part="actions">{decline_cancel()}</div>
+            {move || (!gone.get()).then(|| view! {
+                <div class="mce-actions" part="actions">{decline_cancel()}</div>
+            })}
         }
         .into_any(),
         Ok(safe) => {
@@ -127,6 +130,8 @@ pub fn UrlCard(
                     <code class="mce-url" part="url" data-testid="url-full">{safe.href.clone()}</code>
                 </p>
                 {move || match state.get() {
+                    // Withdrawn: the status line says so; nothing is offered or waited for.
+                    CardState::Pending | CardState::Waiting if gone.get() => ().into_any(),
                     CardState::Pending => view! {
                         <div class="mce-actions" part="actions">
                             <button type="button" class="mce-primary" part="button primary" prop:disabled=move || busy.get()

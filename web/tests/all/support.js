@@ -179,3 +179,124 @@ export function add_page_style(text) {
   return style;
 }
 export function microtasks() { return new Promise((r) => setTimeout(r, 0)); }
+
+// --- hostile_round3.rs: focus held elsewhere, withdrawn questions, shared places --------
+
+// Something outside the card that holds focus, of `kind`: a contenteditable composer, an
+// <iframe>, or a field in a closed shadow root. Returns the element the page sees focused.
+export function focusElsewhere(kind) {
+  const box = document.createElement("div");
+  box.className = "round3-elsewhere";
+  document.body.append(box);
+  if (kind === "composer") {
+    const composer = document.createElement("div");
+    composer.contentEditable = "true";
+    composer.textContent = "Hello, I was typing";
+    box.append(composer);
+    composer.focus();
+  } else if (kind === "iframe") {
+    const frame = document.createElement("iframe");
+    box.append(frame);
+    frame.focus();
+  } else {
+    const shadow = box.attachShadow({ mode: "closed" });
+    const field = document.createElement("input");
+    shadow.append(field);
+    field.focus();
+  }
+  return document.activeElement;
+}
+export function clearElsewhere() {
+  if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+  for (const el of document.querySelectorAll(".round3-elsewhere")) el.remove();
+}
+// Where a person's key press lands now: the focused element, inside open shadow roots.
+export function pressEnterWhereFocused() {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  (el || document.body).dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true, composed: true }));
+}
+// Records whether `promise` settled, in `window.__settled[name]`.
+export function watch(name, promise) {
+  window.__settled = window.__settled || {};
+  window.__settled[name] = false;
+  promise.then((v) => { window.__settled[name] = JSON.stringify(v); });
+}
+export function settled(name) { return (window.__settled || {})[name]; }
+
+// A legacy server (the handler for `fakeFetch`): each `tools/call` gets an event stream
+// that asks `elicitation/create` (id 5, one text field "note") and stays open;
+// `window.__legacy.withdraw(reason)` sends `notifications/cancelled` for id 5 on it. Every
+// POST is logged in `window.__legacy.posts`.
+export function withdrawingLegacyServer() {
+  const state = { posts: [], streams: [] };
+  window.__legacy = state;
+  const enc = new TextEncoder();
+  const sse = (m) => enc.encode("event: message\ndata: " + JSON.stringify(m) + "\n\n");
+  state.withdraw = (reason) => {
+    for (const c of state.streams) {
+      c.enqueue(sse({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5, reason } }));
+    }
+  };
+  return async (req, reply) => {
+    if (req.method === "GET") return new Response(null, { status: 405 });
+    if (req.method === "DELETE") return new Response(null, { status: 200 });
+    const msg = JSON.parse(await req.text());
+    state.posts.push(msg);
+    if (msg.method === "initialize") {
+      return reply.result(msg.id, { protocolVersion: "2025-11-25", capabilities: { tools: {} },
+        serverInfo: { name: "withdrawing", version: "1" } }, { headers: { "mcp-session-id": "w1" } });
+    }
+    if (!("id" in msg) || !("method" in msg)) return new Response(null, { status: 202 });
+    if (msg.method !== "tools/call") return reply.error(msg.id, -32601, "not here");
+    const params = { message: "Your note?", requestedSchema: { type: "object", properties: { note: { type: "string" } } } };
+    const body = new ReadableStream({ start(c) {
+      state.streams.push(c);
+      c.enqueue(sse({ jsonrpc: "2.0", id: 5, method: "elicitation/create", params }));
+    } });
+    return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+  };
+}
+// The answers (JSON-RPC responses) the legacy server was sent.
+export function legacyAnswers() {
+  return JSON.stringify(window.__legacy.posts.filter((m) => !("method" in m)));
+}
+
+// A modern server whose tool "pay" first asks to open a page (key "login"), and once that
+// is answered asks only a form (key "confirm"): the retry no longer carries "login".
+export function withdrawingModernServer() {
+  return async (req, reply) => {
+    const msg = JSON.parse(await req.text());
+    const p = msg.params || {};
+    switch (msg.method) {
+      case "server/discover":
+        return reply.result(msg.id, { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} },
+                                      serverInfo: { name: "withdrawing", version: "1" } });
+      case "tools/list":
+        return reply.result(msg.id, { resultType: "complete", tools: [{ name: "pay", inputSchema: { type: "object" } }] });
+      case "tools/call": {
+        const r = p.inputResponses;
+        if (!r) {
+          return reply.result(msg.id, { resultType: "input_required", requestState: "r1", inputRequests: { login: {
+            method: "elicitation/create",
+            params: { mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e-login" } } } });
+        }
+        if (r.login) {
+          return reply.result(msg.id, { resultType: "input_required", requestState: "r2", inputRequests: { confirm: {
+            method: "elicitation/create",
+            params: { mode: "form", message: "Pay now?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } } } });
+        }
+        return reply.result(msg.id, { resultType: "complete", content: [], structuredContent: r });
+      }
+      default:
+        return reply.error(msg.id, -32601, "not here");
+    }
+  };
+}
+
+export function clientOptions(container, protocol) { return { container, protocol }; }
+export function openShadowRoot() {
+  const host = document.createElement("div");
+  document.body.append(host);
+  return host.attachShadow({ mode: "open" });
+}

@@ -234,10 +234,10 @@ async fn embed_url_card_completes_through_complete_elicitation() {
     tick().await;
     let c = q(&el, "[data-elicitation]");
     assert_eq!(c.get_attribute("data-state").as_deref(), Some("waiting"));
-    mcp_elicit_web::embed::complete_elicitation("other".into());
+    mcp_elicit_web::embed::complete_elicitation("other".into(), None);
     tick().await;
     assert_eq!(c.get_attribute("data-state").as_deref(), Some("waiting"));
-    mcp_elicit_web::embed::complete_elicitation("emb-1".into());
+    mcp_elicit_web::embed::complete_elicitation("emb-1".into(), None);
     tick().await;
     assert_eq!(c.get_attribute("data-state").as_deref(), Some("complete"));
 }
@@ -304,7 +304,7 @@ async fn open_shows_waiting_while_the_answer_is_still_being_sent() {
 #[wasm_bindgen_test]
 async fn embed_completions_for_no_mounted_card_are_not_kept() {
     for n in 0..10_000 {
-        mcp_elicit_web::embed::complete_elicitation(format!("flood-{n}"));
+        mcp_elicit_web::embed::complete_elicitation(format!("flood-{n}"), None);
     }
     let el = host();
     let p = js_sys::JSON::parse(
@@ -317,7 +317,7 @@ async fn embed_completions_for_no_mounted_card_are_not_kept() {
     tick().await;
     let c = q(&el, "[data-elicitation]");
     assert_eq!(c.get_attribute("data-state").as_deref(), Some("waiting"));
-    mcp_elicit_web::embed::complete_elicitation("flood-7".into());
+    mcp_elicit_web::embed::complete_elicitation("flood-7".into(), None);
     tick().await;
     assert_eq!(c.get_attribute("data-state").as_deref(), Some("complete"));
 }
