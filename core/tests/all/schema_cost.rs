@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 
 /// `(?:(?:(a)bbb…b){0}){20000}`, 2,048 bytes: each of the 20,000 copies of the outer
 /// repeat once walked the whole inner subtree to find its groups (about 40 M visits).
-fn zero_repeat_of_a_big_group() -> String {
+pub fn zero_repeat_of_a_big_group() -> String {
     let head = "(?:(?:(a)";
     let tail = "){0}){20000}";
     let b = MAX_PATTERN_LEN - head.len() - tail.len();
@@ -52,7 +52,7 @@ pub fn hostile_patterns() -> Vec<(&'static str, String)> {
     ]
 }
 
-fn form_of(n: usize, pattern: &str) -> Value {
+pub fn form_of(n: usize, pattern: &str) -> Value {
     let props: Map<String, Value> = (0..n)
         .map(|i| {
             (
@@ -157,7 +157,7 @@ fn real_patterns_after_hostile_ones_are_still_checked() {
 }
 
 /// `n` multi-selects of `each` short distinct values, then `patterns` hostile patterns.
-fn choices_and_patterns(n: usize, each: usize, patterns: usize) -> Value {
+pub fn choices_and_patterns(n: usize, each: usize, patterns: usize) -> Value {
     let values: Vec<Value> = (0..each).map(|k| json!(format!("v{k}"))).collect();
     let mut props = Map::new();
     for i in 0..n {
