@@ -47,7 +47,6 @@ use std::rc::Rc;
 
 use js_sys::Function;
 use leptos::prelude::*;
-use mcp_elicit::schema;
 use mcp_elicit::validate::validate_content;
 use mcp_elicit::wire::{ElicitAction, ElicitRequestParams, ElicitResult};
 use serde::Serialize;
@@ -278,7 +277,8 @@ fn judge(params: &ElicitRequestParams, result: ElicitResult) -> Verdict {
                 .into(),
         ),
         (ElicitAction::Accept, ElicitRequestParams::Form(form)) => {
-            let spec = match schema::compile(&form.requested_schema) {
+            // Compiled once: the card this may fall back to reads the same compile.
+            let spec = match form.spec() {
                 Ok(spec) => spec,
                 Err(e) => {
                     return Verdict::CardWithNotice(format!(
@@ -289,7 +289,7 @@ fn judge(params: &ElicitRequestParams, result: ElicitResult) -> Verdict {
                 }
             };
             let content = serde_json::Value::Object(result.content.unwrap_or_default());
-            match validate_content(&spec, &content) {
+            match validate_content(spec, &content) {
                 Ok(content) => Verdict::Answer(ElicitResult::accept(Some(content))),
                 Err(errors) => {
                     let words: Vec<String> = errors

@@ -13,7 +13,7 @@
 //! | `title` / `description` of a field | accepted: label (else the name) and help text |
 //! | `type: "string"` with `minLength`, `maxLength`, `pattern` | accepted |
 //! | `pattern`: ECMA-262 with the `u` flag (lookaround, back-references, named groups, `\p{…}`); Python's `(?P<n>…)`, `(?P=n)`, `\A`, `\Z` read as Python means them | checked, in bounded time ([`pattern`]) |
-//! | `pattern` this client cannot check: another dialect, not a regular expression, longer than [`MAX_PATTERN_LEN`] bytes, over [`MAX_PROGRAM_LEN`], [`MAX_PATTERN_DEPTH`] or [`MAX_PATTERN_GROUPS`] | **accepted, not checked**: the field says so ([`Pattern::note`]) and the server decides |
+//! | `pattern` this client cannot check: another dialect, not a regular expression, longer than [`MAX_PATTERN_LEN`] bytes, over [`MAX_PROGRAM_LEN`], [`MAX_COMPILE_STEPS`], [`MAX_PATTERN_DEPTH`] or [`MAX_PATTERN_GROUPS`], or past the form's budget ([`MAX_CHECKED_PATTERNS_PER_FORM`], [`MAX_FORM_PROGRAM_LEN`], [`MAX_FORM_COMPILE_STEPS`]) | **accepted, not checked**: the field says so ([`Pattern::note`]) and the server decides |
 //! | `pattern` that is not a string | refused at `/properties/<name>/pattern` |
 //! | `format`: `email`, `uri`, `date`, `date-time` | accepted and validated |
 //! | any other `format` (`uuid`, `time`, ...) | **ignored**: formats are annotations in JSON Schema, a plain text box still works (the Python SDK never emits them) |
@@ -39,6 +39,7 @@
 //! | `default` of the wrong kind (wrong type, non-integral integer, not a choice) | refused at `/properties/<name>/default` |
 //! | more than [`MAX_PROPERTIES`] properties | refused at `/properties` |
 //! | more than [`MAX_ENUM_OPTIONS`] choices in one field | refused at that list |
+//! | more than [`MAX_FORM_CHOICES`] choices in all the fields together | refused at `/properties` |
 //! | non-numeric bounds, negative or fractional lengths/counts, `min > max` lengths/counts | refused at that key |
 //! | `title` / `description` / `format` that is not a string | refused at that key |
 //!
@@ -56,14 +57,16 @@ pub(crate) mod json;
 pub(crate) mod names;
 pub mod pattern;
 
-pub use compile::{compile, MAX_ENUM_OPTIONS, MAX_PROPERTIES};
+pub use compile::{compile, MAX_ENUM_OPTIONS, MAX_FORM_CHOICES, MAX_PROPERTIES};
+#[doc(hidden)]
+pub use compile::{compile_counting, CompileWork};
 #[cfg(target_arch = "wasm32")]
 pub(crate) use compile::{compile_json, Purpose};
 pub use error::SchemaError;
 pub use form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, StringFormat};
 pub use pattern::{
-    Pattern, PatternCheck, PatternError, MAX_CHECKED_PATTERNS_PER_FORM, MAX_FORM_PROGRAM_LEN,
-    MAX_MATCH_STEPS, MAX_MEMO_BITS, MAX_PATTERN_DEPTH, MAX_PATTERN_GROUPS, MAX_PATTERN_LEN,
-    MAX_PATTERN_RANGES, MAX_PATTERN_TEXT_LEN, MAX_PROGRAM_LEN, MAX_PROPERTY_ESCAPES,
-    MAX_SHOWN_PATTERN_CHARS,
+    Pattern, PatternCheck, PatternError, MAX_CHECKED_PATTERNS_PER_FORM, MAX_COMPILE_STEPS,
+    MAX_FORM_COMPILE_STEPS, MAX_FORM_PROGRAM_LEN, MAX_MATCH_STEPS, MAX_MEMO_BITS,
+    MAX_PATTERN_DEPTH, MAX_PATTERN_GROUPS, MAX_PATTERN_LEN, MAX_PATTERN_RANGES,
+    MAX_PATTERN_TEXT_LEN, MAX_PROGRAM_LEN, MAX_PROPERTY_ESCAPES, MAX_SHOWN_PATTERN_CHARS,
 };

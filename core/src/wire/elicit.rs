@@ -1,7 +1,10 @@
 //! `elicitation/create` params, `ElicitResult` and `notifications/elicitation/complete`.
 
+use crate::schema::{FormSpec, SchemaError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// Params of `elicitation/create` (legacy) or of an `inputRequests` entry's `params` (modern).
 /// A missing `mode` means form mode.
@@ -21,6 +24,36 @@ pub struct FormParams {
     pub message: String,
     /// Kept raw: the schema compiler decides what it accepts, with precise errors.
     pub requested_schema: Value,
+    /// The schema compiled, once for these params and every copy of them ([`FormParams::spec`]).
+    #[serde(skip)]
+    compiled: CompiledSchema,
+}
+
+impl FormParams {
+    /// `requested_schema` compiled ([`crate::schema::compile`]), once for these params and
+    /// every clone of them: a host's `onElicitation` check and the card it falls back to
+    /// share one compile. Compiled from `requested_schema` as it is at the first call.
+    pub fn spec(&self) -> &Result<FormSpec, SchemaError> {
+        self.compiled
+            .0
+            .get_or_init(|| crate::schema::compile(&self.requested_schema))
+    }
+}
+
+/// [`FormParams::spec`]'s memo: not part of the params (never serialised, equal to any other).
+#[derive(Clone, Default)]
+struct CompiledSchema(Arc<OnceLock<Result<FormSpec, SchemaError>>>);
+
+impl PartialEq for CompiledSchema {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("CompiledSchema")
+    }
 }
 
 /// URL-mode params.
@@ -113,6 +146,7 @@ impl ElicitRequestParams {
             mode,
             message,
             requested_schema,
+            compiled: CompiledSchema::default(),
         }))
     }
 
@@ -139,6 +173,7 @@ impl ElicitRequestParams {
                 mode: form_mode(Some(mode))?,
                 message: string(message)?,
                 requested_schema: schema.take(),
+                compiled: CompiledSchema::default(),
             })),
             _ => None,
         }

@@ -28,6 +28,8 @@ mod patterns_table;
 mod patterns_wasm;
 mod props_never_panic;
 mod schema_compile;
+mod schema_cost;
+mod schema_cost_wasm;
 mod sdk_schemas;
 mod server_sized_lists;
 mod sse_decoder;

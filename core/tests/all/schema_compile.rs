@@ -212,13 +212,46 @@ fn defaults_of_every_kind_are_kept() {
         "i":{"type":"integer","default":3},
         "i2":{"type":"integer","default":3.0},
         "b":{"type":"boolean","default":false},
+        "t":{"type":"boolean","default":true},
         "e":{"type":"string","enum":["a","b"],"default":"b"},
+        "o":{"type":"string","oneOf":[{"const":"x","title":"X"},{"const":"y"}],"default":"y"},
         "m":{"type":"array","items":{"type":"string","enum":["a","b"]},"default":["a","b"]},
-        "long":{"type":"string","maxLength":1,"default":"too long"}
+        "ma":{"type":"array","items":{"anyOf":[{"const":"p"},{"const":"q"}]},"default":["q"]},
+        "none":{"type":"array","items":{"type":"string","enum":["a"]},"default":[]},
+        "long":{"type":"string","maxLength":1,"default":"too long"},
+        "nodefault":{"type":"string"}
     }}));
+    // Every default as the schema gave it, each of its own field, in the schema's order.
+    let kept: Vec<(&str, Option<&serde_json::Value>)> = spec
+        .fields
+        .iter()
+        .map(|f| (f.name.as_str(), f.default.as_ref()))
+        .collect();
+    let expected = [
+        ("s", json!("hi")),
+        ("n", json!(1.5)),
+        ("i", json!(3)),
+        ("i2", json!(3.0)),
+        ("b", json!(false)),
+        ("t", json!(true)),
+        ("e", json!("b")),
+        ("o", json!("y")),
+        ("m", json!(["a", "b"])),
+        ("ma", json!(["q"])),
+        ("none", json!([])),
+        ("long", json!("too long")),
+    ];
+    let mut want: Vec<(&str, Option<&serde_json::Value>)> =
+        expected.iter().map(|(n, v)| (*n, Some(v))).collect();
+    want.push(("nodefault", None));
+    assert_eq!(kept, want);
+    // And `defaults` gives each of them, and only them.
     let d = mcp_elicit::validate::defaults(&spec);
-    assert_eq!(d.len(), 8);
-    assert_eq!(d["m"], json!(["a", "b"]));
+    let want_map: serde_json::Map<String, serde_json::Value> = expected
+        .iter()
+        .map(|(n, v)| ((*n).to_owned(), v.clone()))
+        .collect();
+    assert_eq!(d, want_map);
 }
 
 #[test]

@@ -7,7 +7,6 @@ use super::status::SendStatus;
 use super::url_card::{CardState, UrlCard};
 use crate::client::ServerIdentity;
 use leptos::prelude::*;
-use mcp_elicit::schema;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
 use std::collections::HashSet;
 
@@ -111,7 +110,8 @@ pub fn ElicitationView(
                 matches!(status.get(), SendStatus::Gone(_))
                     || (answered.get() && !matches!(status.get(), SendStatus::Failed(_)))
             });
-            let body = match schema::compile(&form.requested_schema) {
+            // Compiled once per request: a host's `onElicitation` check may have done it.
+            let body = match form.spec().clone() {
                 Ok(spec) => view! {
                     <SchemaForm
                         spec=spec

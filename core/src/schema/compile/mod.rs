@@ -32,6 +32,35 @@ use strings::{string_kind, PatternBudget};
 /// server sending 10^5 of them would freeze it. More are refused at `/properties`.
 pub const MAX_PROPERTIES: usize = 1000;
 
+/// The most choices the fields of one form offer together: 100,000. Each choice is a
+/// control on the page (an option, a checkbox row), and [`MAX_ENUM_OPTIONS`] bounds one
+/// list only: 45 multi-selects of 50,000 short values fit in one 16 MiB message, 2.25
+/// million rows built in one pass. 100,000 is two lists at [`MAX_ENUM_OPTIONS`] (a source
+/// and a destination picked from one long list), a card of about 4 s in headless Chromium
+/// at the rate [`MAX_ENUM_OPTIONS`] gives. More are refused at `/properties`, once the field
+/// that goes over has been read.
+pub const MAX_FORM_CHOICES: usize = 100_000;
+
+/// The work one compile did, as [`compile_counting`] counts it: for tests that bound the
+/// cost of hostile schemas by what was done rather than by a clock.
+#[doc(hidden)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct CompileWork {
+    /// Steps reading and compiling the form's patterns
+    /// ([`MAX_COMPILE_STEPS`](crate::schema::MAX_COMPILE_STEPS)).
+    pub pattern_steps: usize,
+    /// Choices of the fields compiled.
+    pub choices: usize,
+}
+
+/// [`compile`], also saying the work it did ([`CompileWork`]).
+#[doc(hidden)]
+pub fn compile_counting(schema: &Value) -> (Result<FormSpec, SchemaError>, CompileWork) {
+    let mut work = CompileWork::default();
+    let spec = compile_json_counting(&Json::from_value(schema), Purpose::Form, &mut work);
+    (spec, work)
+}
+
 /// Compiles a raw `requestedSchema` into a [`FormSpec`], or refuses it with a precise error.
 ///
 /// See the [module docs](super) for what is accepted, ignored and refused.
@@ -58,6 +87,14 @@ pub(crate) enum Purpose {
 /// [`compile`] over a schema read by [`Json::parse`] (the JS API's way in), keeping what
 /// `purpose` needs.
 pub(crate) fn compile_json(schema: &Json<'_>, purpose: Purpose) -> Result<FormSpec, SchemaError> {
+    compile_json_counting(schema, purpose, &mut CompileWork::default())
+}
+
+fn compile_json_counting(
+    schema: &Json<'_>,
+    purpose: Purpose,
+    work: &mut CompileWork,
+) -> Result<FormSpec, SchemaError> {
     let keep = purpose == Purpose::Form;
     let root = schema
         .as_object()
@@ -100,13 +137,33 @@ pub(crate) fn compile_json(schema: &Json<'_>, purpose: Purpose) -> Result<FormSp
     let required = required_names(root, properties)?;
 
     let mut fields = Vec::with_capacity(properties.len());
+    // Field by field: each pattern compiles within what the form has left of its budget,
+    // so neither the time nor the memory of a form's patterns goes beyond it.
     let mut budget = PatternBudget::default();
+    let mut choices = 0usize;
     for (name, prop) in properties.iter() {
         let path = Pointer::Property(name);
-        let mut field = compile_field(name, prop, required.contains(name), &path, keep)?;
-        // At once, field by field: a compiled program over the form's budget is dropped
-        // before the next field compiles, so memory stays within the bound too.
-        budget.apply(&mut field);
+        let compiled = compile_field(
+            name,
+            prop,
+            required.contains(name),
+            &path,
+            keep,
+            &mut budget,
+        );
+        work.pattern_steps = budget.steps;
+        let field = compiled?;
+        choices = choices.saturating_add(choice_count(&field.kind));
+        work.choices = choices;
+        if choices > MAX_FORM_CHOICES {
+            return Err(err(
+                "/properties",
+                format!(
+                    "The fields up to \"{name}\" offer {choices} choices together; a form can \
+                     offer at most {MAX_FORM_CHOICES}."
+                ),
+            ));
+        }
         fields.push(field);
     }
     Ok(FormSpec {
@@ -114,6 +171,14 @@ pub(crate) fn compile_json(schema: &Json<'_>, purpose: Purpose) -> Result<FormSp
         description,
         fields,
     })
+}
+
+/// The choices a field offers (0 for one that is not a select).
+fn choice_count(kind: &FieldKind) -> usize {
+    match kind {
+        FieldKind::Select { options } | FieldKind::MultiSelect { options, .. } => options.len(),
+        _ => 0,
+    }
 }
 
 /// Reads `required`, refusing names that are not properties: such a form could never be
@@ -158,6 +223,7 @@ fn compile_field(
     required: bool,
     path: &Pointer<'_>,
     keep: bool,
+    budget: &mut PatternBudget,
 ) -> Result<Field, SchemaError> {
     let obj = prop
         .as_object()
@@ -192,7 +258,7 @@ fn compile_field(
         }
     };
     let kind = match ty {
-        "string" => string_kind(name, obj, path)?,
+        "string" => string_kind(name, obj, path, budget)?,
         "number" => FieldKind::Number(bounds(obj, path)?),
         "integer" => FieldKind::Integer(bounds(obj, path)?),
         "boolean" => FieldKind::Boolean,

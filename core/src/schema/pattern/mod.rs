@@ -24,7 +24,7 @@ mod unicode;
 #[path = "unicode_host.rs"]
 mod unicode;
 
-use program::{Compiled, Outcome};
+use program::{Allowance, Compiled, Outcome, TooLarge};
 use serde::{Serialize, Serializer};
 use std::fmt;
 use std::sync::Arc;
@@ -39,6 +39,16 @@ pub const MAX_PATTERN_LEN: usize = 2048;
 /// (`(?:[a-z]{1000}){1000}`); the IPv6 pattern above needs about 1,500. A pattern that needs
 /// more is not checked here.
 pub const MAX_PROGRAM_LEN: usize = 20_000;
+
+/// The most steps reading and compiling one pattern may take: 60,000. A step is a character
+/// read, a code point range a class holds, a part of the pattern visited while compiling or
+/// an instruction written; a `\p{…}` counts as 1,000 (natively a walk over the Unicode
+/// tables, in wasm a call into the JS engine). Counted repetitions copy their subtree, and a
+/// subtree may write almost nothing (`(?:(?:(a)bbb…b){0}){20000}` wrote 20,000 instructions
+/// after some 40 million visits), so [`MAX_PROGRAM_LEN`] alone does not bound the time.
+/// `(?:[a-z]{999}){20}`, at [`MAX_PROGRAM_LEN`], takes about 40,000. A pattern that needs
+/// more is not checked here.
+pub const MAX_COMPILE_STEPS: usize = 60_000;
 
 /// The deepest nesting of groups read: 50. Reading and compiling recurse once per level, and
 /// the wasm stack is small; a deeper pattern is not checked here.
@@ -87,6 +97,14 @@ pub const MAX_CHECKED_PATTERNS_PER_FORM: usize = 16;
 /// [`MAX_PROGRAM_LEN`] bounds one pattern; this bounds a form of many. The patterns of later
 /// fields are not checked here.
 pub const MAX_FORM_PROGRAM_LEN: usize = 100_000;
+
+/// The most steps ([`MAX_COMPILE_STEPS`]) reading and compiling the patterns of one form
+/// take together: 1,000,000, a few milliseconds in a browser. Patterns that cannot be
+/// checked spend it too, so a form of a thousand costly patterns none of which compiles
+/// stops costing once it is spent. Sixteen real patterns take a few tens of thousands.
+/// Once it is spent, the patterns of later fields are not read at all: they are kept
+/// unchecked, in words, and the server decides.
+pub const MAX_FORM_COMPILE_STEPS: usize = 1_000_000;
 
 /// The longest text checked against a `pattern`, in characters (code points): 10,000. A
 /// patterned field holds codes and identifiers, not essays; a longer text gets a `pattern`
@@ -148,6 +166,21 @@ impl fmt::Display for PatternError {
 
 impl std::error::Error for PatternError {}
 
+/// Why building a program failed.
+enum Failure {
+    Refused(PatternError),
+    TooLarge(TooLarge),
+}
+
+/// What [`Pattern::compile_within`] did.
+pub(crate) struct Attempt {
+    pub(crate) pattern: Pattern,
+    /// Steps taken reading and compiling ([`MAX_COMPILE_STEPS`]).
+    pub(crate) steps: usize,
+    /// Whether the form's allowance ran out, rather than the pattern's own bound.
+    pub(crate) form_spent: bool,
+}
+
 /// What checking one text against a pattern found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[must_use]
@@ -164,16 +197,54 @@ impl Pattern {
     /// [`Pattern::not_checked`] says why, and every check answers
     /// [`PatternCheck::NotChecked`].
     pub fn compile(source: &str) -> Pattern {
-        let engine = match Self::build(source) {
+        Self::compile_within(source, MAX_PROGRAM_LEN, MAX_COMPILE_STEPS).pattern
+    }
+
+    /// [`Pattern::compile`] within what a form has left: at most `program` instructions
+    /// and `steps` steps (each at most the one-pattern bound). Also says the steps taken
+    /// and whether the form's allowance, rather than the pattern's own bound, ran out.
+    pub(crate) fn compile_within(source: &str, program: usize, steps: usize) -> Attempt {
+        let allowance = Allowance {
+            program: program.min(MAX_PROGRAM_LEN),
+            steps: steps.min(MAX_COMPILE_STEPS),
+        };
+        let mut taken = 0;
+        let built = Self::build(source, allowance, &mut taken);
+        let form_spent = match &built {
+            Err(Failure::TooLarge(TooLarge::Program)) => allowance.program < MAX_PROGRAM_LEN,
+            Err(Failure::TooLarge(TooLarge::Steps)) => allowance.steps < MAX_COMPILE_STEPS,
+            _ => false,
+        };
+        let engine = match built {
             Ok((program, python)) => Engine::Ready {
                 program: Arc::new(program),
                 python,
             },
-            Err(e) => Engine::NotChecked(e),
+            Err(Failure::Refused(e)) => Engine::NotChecked(e),
+            Err(Failure::TooLarge(TooLarge::Program)) => Engine::NotChecked(PatternError::TooLarge),
+            Err(Failure::TooLarge(TooLarge::Steps)) => {
+                Engine::NotChecked(PatternError::TooComplex(format!(
+                    "compiling it would take more than {MAX_COMPILE_STEPS} steps"
+                )))
+            }
         };
+        Attempt {
+            pattern: Pattern {
+                source: source.to_owned(),
+                engine,
+            },
+            steps: taken,
+            form_spent,
+        }
+    }
+
+    /// `source`, not read at all: the form's budget was spent before its field
+    /// ([`MAX_CHECKED_PATTERNS_PER_FORM`], [`MAX_FORM_PROGRAM_LEN`],
+    /// [`MAX_FORM_COMPILE_STEPS`]); `why` says which.
+    pub(crate) fn not_read(source: &str, why: String) -> Pattern {
         Pattern {
             source: source.to_owned(),
-            engine,
+            engine: Engine::NotChecked(PatternError::TooComplex(why)),
         }
     }
 
@@ -186,16 +257,35 @@ impl Pattern {
         }
     }
 
-    fn build(source: &str) -> Result<(Compiled, bool), PatternError> {
+    fn build(
+        source: &str,
+        allowance: Allowance,
+        steps: &mut usize,
+    ) -> Result<(Compiled, bool), Failure> {
         if source.len() > MAX_PATTERN_LEN {
-            return Err(PatternError::TooLong { len: source.len() });
+            return Err(Failure::Refused(PatternError::TooLong {
+                len: source.len(),
+            }));
         }
-        let parsed = parse::parse(source).map_err(|e| match e {
-            parse::ParseError::Syntax(why) => PatternError::Invalid(why),
-            parse::ParseError::TooComplex(why) => PatternError::TooComplex(why),
+        let parsed = parse::parse(source, steps).map_err(|e| {
+            Failure::Refused(match e {
+                parse::ParseError::Syntax(why) => PatternError::Invalid(why),
+                parse::ParseError::TooComplex(why) => PatternError::TooComplex(why),
+            })
         })?;
-        let program = Compiled::new(&parsed.node, parsed.groups, parsed.has_backrefs)
-            .map_err(|_| PatternError::TooLarge)?;
+        // Reading is bounded by the pattern's own limits; compiling gets what is left.
+        let allowance = Allowance {
+            steps: allowance.steps.saturating_sub(*steps),
+            ..allowance
+        };
+        let program = Compiled::new(
+            &parsed.node,
+            parsed.groups,
+            parsed.has_backrefs,
+            allowance,
+            steps,
+        )
+        .map_err(Failure::TooLarge)?;
         Ok((program, parsed.python))
     }
 
@@ -204,15 +294,6 @@ impl Pattern {
         match &self.engine {
             Engine::Ready { program, .. } => program.len(),
             Engine::NotChecked(_) => 0,
-        }
-    }
-
-    /// This pattern, no longer checked here: its form is over a per-form bound
-    /// ([`MAX_CHECKED_PATTERNS_PER_FORM`], [`MAX_FORM_PROGRAM_LEN`]); `why` says which.
-    pub fn unchecked(self, why: String) -> Pattern {
-        Pattern {
-            source: self.source,
-            engine: Engine::NotChecked(PatternError::TooComplex(why)),
         }
     }
 

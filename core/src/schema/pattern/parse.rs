@@ -83,6 +83,11 @@ pub(super) enum Node {
         /// Greedy tries one more iteration first. Which of two paths is taken first decides
         /// what a lookaround captures, and so what a later back-reference matches.
         greedy: bool,
+        /// The numbers `lo..hi` of the capturing groups inside `node` (groups are numbered
+        /// in order, so those inside one node are consecutive), noted as it is read: each
+        /// iteration forgets their captures, and finding them again at every copy of a
+        /// counted repetition would walk the subtree once per copy.
+        groups: (u32, u32),
     },
 }
 
@@ -135,8 +140,14 @@ struct Parser {
     id_continue: Option<Option<Property>>,
 }
 
-/// Parses `source` as an ECMA-262 `u`-mode pattern.
-pub(super) fn parse(source: &str) -> Result<Parsed, ParseError> {
+/// What one `\p{…}` costs to read, in the steps [`parse`] counts: natively a walk over the
+/// Unicode tables and a copy of the property's ranges, in wasm a call into the JS engine.
+pub(super) const PROPERTY_STEPS: usize = 1_000;
+
+/// Parses `source` as an ECMA-262 `u`-mode pattern, adding the work it took to `work`: a
+/// step per character, per code point range a class holds, and [`PROPERTY_STEPS`] per
+/// `\p{…}`, whether the pattern is read or refused.
+pub(super) fn parse(source: &str, work: &mut usize) -> Result<Parsed, ParseError> {
     let mut p = Parser {
         chars: source.chars().collect(),
         pos: 0,
@@ -150,7 +161,12 @@ pub(super) fn parse(source: &str) -> Result<Parsed, ParseError> {
         id_start: None,
         id_continue: None,
     };
-    let mut node = p.disjunction()?;
+    let read = p.disjunction();
+    *work = work
+        .saturating_add(p.chars.len())
+        .saturating_add(p.ranges)
+        .saturating_add(p.properties.saturating_mul(PROPERTY_STEPS));
+    let mut node = read?;
     if p.pos < p.chars.len() {
         return Err(p.syntax("a ) closes a group that was not opened"));
     }
@@ -283,6 +299,7 @@ impl Parser {
     }
 
     fn term(&mut self) -> Result<Node, ParseError> {
+        let groups_before = self.groups;
         let (atom, quantifiable) = self.atom()?;
         let Some((min, max)) = self.quantifier()? else {
             return Ok(atom);
@@ -296,6 +313,7 @@ impl Parser {
             min,
             max,
             greedy,
+            groups: (groups_before + 1, self.groups + 1),
         })
     }
 

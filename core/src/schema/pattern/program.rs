@@ -3,7 +3,7 @@
 //! it), and the two ways of running it (see [`super`]'s doc for why two).
 
 use super::parse::{Class, Node};
-use super::{MAX_MATCH_STEPS, MAX_MEMO_BITS, MAX_PROGRAM_LEN};
+use super::{MAX_MATCH_STEPS, MAX_MEMO_BITS};
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
@@ -45,9 +45,22 @@ struct Prog {
     backward: bool,
 }
 
-/// Why a program could not be built.
-#[derive(Debug)]
-pub(super) struct TooLarge;
+/// Why a program could not be built: which allowance ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TooLarge {
+    /// It needs more instructions than it may have.
+    Program,
+    /// Building it takes more steps than it may.
+    Steps,
+}
+
+/// What building one program may spend: instructions, and steps (a part of the pattern
+/// visited or an instruction written).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Allowance {
+    pub program: usize,
+    pub steps: usize,
+}
 
 /// A compiled pattern.
 #[derive(Debug, Clone)]
@@ -72,11 +85,25 @@ struct Builder {
     progs: Vec<Prog>,
     classes: Vec<Arc<Class>>,
     regs: usize,
+    /// Instructions written, over all programs.
     total: usize,
+    /// Steps taken: every node visited and every instruction written. A counted repetition
+    /// copies its subtree, and a subtree can be large and write almost nothing
+    /// (`(?:a(?:b){0}(?:b){0}…){20000}`), so instructions alone do not bound the work.
+    steps: usize,
+    allowance: Allowance,
 }
 
 impl Compiled {
-    pub(super) fn new(node: &Node, groups: u32, backrefs: bool) -> Result<Compiled, TooLarge> {
+    /// Builds the program of a parsed pattern within `allowance`, adding the steps taken to
+    /// `steps` whether it is built or not.
+    pub(super) fn new(
+        node: &Node,
+        groups: u32,
+        backrefs: bool,
+        allowance: Allowance,
+        steps: &mut usize,
+    ) -> Result<Compiled, TooLarge> {
         let mut b = Builder {
             progs: vec![Prog {
                 insts: Vec::new(),
@@ -85,8 +112,12 @@ impl Compiled {
             classes: Vec::new(),
             regs: 0,
             total: 0,
+            steps: 0,
+            allowance,
         };
-        b.emit_prog(0, node)?;
+        let built = b.emit_prog(0, node);
+        *steps = steps.saturating_add(b.steps);
+        built?;
         Ok(Compiled {
             progs: b.progs,
             classes: b.classes,
@@ -156,12 +187,22 @@ impl Compiled {
 }
 
 impl Builder {
-    fn push(&mut self, prog: usize, inst: Inst) -> Result<usize, TooLarge> {
-        self.total += 1;
-        if self.total > MAX_PROGRAM_LEN {
-            return Err(TooLarge);
+    /// One step more, within the allowance.
+    fn step(&mut self) -> Result<(), TooLarge> {
+        if self.steps >= self.allowance.steps {
+            return Err(TooLarge::Steps);
         }
-        let p = self.progs.get_mut(prog).ok_or(TooLarge)?;
+        self.steps += 1;
+        Ok(())
+    }
+
+    fn push(&mut self, prog: usize, inst: Inst) -> Result<usize, TooLarge> {
+        self.step()?;
+        self.total += 1;
+        if self.total > self.allowance.program {
+            return Err(TooLarge::Program);
+        }
+        let p = self.progs.get_mut(prog).ok_or(TooLarge::Program)?;
         p.insts.push(inst);
         Ok(p.insts.len() - 1)
     }
@@ -197,6 +238,7 @@ impl Builder {
     }
 
     fn emit(&mut self, prog: usize, node: &Node) -> Result<(), TooLarge> {
+        self.step()?;
         match node {
             Node::Empty => {}
             Node::Char(c) => {
@@ -285,7 +327,8 @@ impl Builder {
                 min,
                 max,
                 greedy,
-            } => self.repeat(prog, node, *min, *max, *greedy)?,
+                groups,
+            } => self.repeat(prog, node, *min, *max, *greedy, *groups)?,
         }
         Ok(())
     }
@@ -297,8 +340,9 @@ impl Builder {
         min: u32,
         max: Option<u32>,
         greedy: bool,
+        (lo, hi): (u32, u32),
     ) -> Result<(), TooLarge> {
-        let (lo, hi) = group_span(node);
+        let (lo, hi) = (lo as usize, hi as usize);
         let clear = |b: &mut Builder| -> Result<(), TooLarge> {
             if hi > lo {
                 b.push(prog, Inst::Clear(2 * lo, 2 * hi))?;
@@ -351,31 +395,6 @@ impl Builder {
     fn new_reg(&mut self) -> usize {
         self.regs += 1;
         self.regs - 1
-    }
-}
-
-/// The numbers `lo..hi` of the capturing groups inside `node` (groups are numbered in
-/// order, so those inside one node are consecutive).
-fn group_span(node: &Node) -> (usize, usize) {
-    let mut lo = usize::MAX;
-    let mut hi = 0;
-    fn walk(n: &Node, lo: &mut usize, hi: &mut usize) {
-        match n {
-            Node::Group(inner, k) => {
-                *lo = (*lo).min(*k as usize);
-                *hi = (*hi).max(*k as usize + 1);
-                walk(inner, lo, hi);
-            }
-            Node::Look { node, .. } | Node::Repeat { node, .. } => walk(node, lo, hi),
-            Node::Cat(l) | Node::Alt(l) => l.iter().for_each(|n| walk(n, lo, hi)),
-            _ => {}
-        }
-    }
-    walk(node, &mut lo, &mut hi);
-    if hi == 0 {
-        (0, 0)
-    } else {
-        (lo, hi)
     }
 }
 
