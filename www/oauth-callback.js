@@ -12,7 +12,7 @@
 // - after a full-page redirect (the popup was blocked), sessionStorage: the query is kept,
 //   and the browser goes back to the page that started, which finds it there.
 //
-// The names below are also in web/src/auth/channel.rs: the two must agree.
+// The names below are also in web/src/auth/glue.rs: the two must agree.
 
 /** What the message carries. */
 export const CALLBACK_TYPE = "mcp-elicit/oauth-callback";

@@ -10,14 +10,14 @@ use futures::channel::mpsc;
 use leptos::mount::{mount_to, UnmountHandle};
 use leptos::prelude::*;
 use leptos::tachys::view::any_view::AnyViewState;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 
 use super::glue;
 
 /// What the person did on the card.
 pub enum Click {
     /// **Sign in**: the popup opened (the window, to watch for its closing).
-    Opened(JsValue),
+    Opened(web_sys::Window),
     /// **Sign in**, but the browser blocked the popup.
     Blocked,
     /// **Cancel**: the person does not want to sign in now.
@@ -64,11 +64,9 @@ impl Card {
                     let cancel = tx;
                     mount_to(place, move || {
                         let open = move |_| {
-                            let popup = glue::oauth_open_popup(&url.get_untracked());
-                            let click = if popup.is_null() || popup.is_undefined() {
-                                Click::Blocked
-                            } else {
-                                Click::Opened(popup)
+                            let click = match glue::open_popup(&url.get_untracked()) {
+                                Some(popup) => Click::Opened(popup),
+                                None => Click::Blocked,
                             };
                             let _ = sign_in.unbounded_send(click);
                         };

@@ -25,8 +25,6 @@ use mcp_elicit::auth::{
     challenge, pkce, AuthConfig, AuthMethod, AuthRequest, AuthResponse, CallbackOutcome,
     CallbackParams, Challenge, Entropy, Flow, Grant, Known, Step, MAX_METADATA_BYTES,
 };
-use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::RequestCredentials;
 
 pub use mcp_elicit::auth::MAX_AUTHORIZATIONS_PER_REQUEST;
@@ -94,7 +92,7 @@ impl SignIn {
         // Only a page that left for this server's sign-in takes the callback it came
         // back with (another client on the page may have left for its own).
         if let Some(entropy) = store::take_pending(&self.server_url).await {
-            if let Some(query) = glue::oauth_take_return().as_string() {
+            if let Some(query) = glue::take_return() {
                 *self.returned.borrow_mut() = Some(query);
                 *self.pending.borrow_mut() = Some(entropy);
             }
@@ -291,20 +289,12 @@ async fn entropy() -> Result<Entropy, ClientError> {
                 .into(),
         )
     };
-    let state = glue::oauth_random(pkce::MIN_STATE_BYTES as u32).to_vec();
-    let bytes: [u8; 32] = glue::oauth_random(32)
-        .to_vec()
-        .try_into()
-        .map_err(|_| insecure())?;
+    let state = glue::random::<{ pkce::MIN_STATE_BYTES }>().ok_or_else(insecure)?;
+    let bytes = glue::random::<32>().ok_or_else(insecure)?;
     let verifier = pkce::verifier_from_bytes(&bytes);
-    let text = js_sys::Uint8Array::from(verifier.secret().as_bytes());
-    let digest = JsFuture::from(crate::boundary::settle(&glue::oauth_sha256(&text)))
+    let digest = glue::sha256(verifier.secret().as_bytes())
         .await
-        .map_err(|_| insecure())?;
-    let digest: [u8; 32] = js_sys::Uint8Array::new(&digest)
-        .to_vec()
-        .try_into()
-        .map_err(|_| insecure())?;
+        .ok_or_else(insecure)?;
     Ok(Entropy {
         state: pkce::state_from_bytes(&state),
         challenge_s256: pkce::challenge_from_digest(&digest),
@@ -328,29 +318,25 @@ fn callback_params(query: &str) -> CallbackParams {
 /// The person's side of one sign-in: the card, the popup, the callbacks.
 struct Person {
     card: Card,
-    popup: Option<JsValue>,
+    popup: Option<web_sys::Window>,
     queries: futures::channel::mpsc::UnboundedReceiver<String>,
     /// The last callback query handed on (each comes twice: opener and channel).
     last: Option<String>,
-    _listening: Listening,
+    _listening: glue::Listening,
 }
 
 impl Person {
     fn new(container: &web_sys::HtmlElement) -> Self {
         let (tx, queries) = futures::channel::mpsc::unbounded();
-        let on_query = Closure::new(move |query: String| {
+        let listening = glue::Listening::new(move |query: String| {
             let _ = tx.unbounded_send(query);
         });
-        let stop = glue::oauth_listen(&on_query);
         Person {
             card: Card::show(container),
             popup: None,
             queries,
             last: None,
-            _listening: Listening {
-                stop,
-                _on_query: on_query,
-            },
+            _listening: listening,
         }
     }
 
@@ -377,7 +363,7 @@ impl Person {
                         // comes back to the callback page, which brings it back here,
                         // where the next flow goes on with the same `state` and verifier.
                         store::keep_pending(resource, entropy).await;
-                        glue::oauth_redirect(url);
+                        glue::redirect(url);
                         futures::future::pending::<()>().await;
                     }
                     Some(Click::Opened(popup)) => {
@@ -391,9 +377,9 @@ impl Person {
                 }
             }
             let closed = {
-                let popup = self.popup.clone().unwrap_or(JsValue::NULL);
+                let popup = self.popup.clone();
                 async move {
-                    while !glue::oauth_popup_closed(&popup) {
+                    while !popup.as_ref().is_none_or(glue::popup_closed) {
                         sleep(POPUP_CHECK_MS).await;
                     }
                 }
@@ -433,17 +419,5 @@ impl Person {
                 }
             }
         }
-    }
-}
-
-/// The callback listener of one sign-in, removed with it.
-struct Listening {
-    stop: js_sys::Function,
-    _on_query: Closure<dyn FnMut(String)>,
-}
-
-impl Drop for Listening {
-    fn drop(&mut self) {
-        let _ = self.stop.call0(&JsValue::NULL);
     }
 }

@@ -16,7 +16,6 @@ use mcp_elicit::auth::{
 };
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
 
 use super::glue;
 
@@ -34,24 +33,18 @@ pub enum Store {
 
 impl Store {
     async fn op(&self, op: &str, key: &str, value: Option<&str>) -> Option<String> {
-        let (kind, host) = match self {
+        match self {
             Store::Memory(map) => {
                 let mut map = map.borrow_mut();
-                return match (op, value) {
+                match (op, value) {
                     ("get", _) => map.get(key).cloned(),
                     ("set", Some(value)) => map.insert(key.to_owned(), value.to_owned()),
                     _ => map.remove(key),
-                };
+                }
             }
-            Store::Session => ("session", JsValue::UNDEFINED),
-            Store::Host(host) => ("host", host.clone()),
-        };
-        let value = value.map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
-        let promise = glue::oauth_store(kind, &host, op, key, &value);
-        JsFuture::from(crate::boundary::settle(&promise))
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
+            Store::Session => glue::session_op(op, key, value),
+            Store::Host(host) => glue::host_op(host, op, key, value).await,
+        }
     }
 
     async fn get<T: for<'de> Deserialize<'de>>(&self, key: &str) -> Option<T> {
