@@ -1,9 +1,10 @@
 //! Pushes generated inputs through every part of the core a server feeds: the SSE decoder,
-//! the schema compiler and validator, the wire parsers, and both protocol state machines.
+//! the schema compiler and validator, the wire parsers, both protocol state machines, and
+//! the sign-in flow.
 //! Each target counts its cases and its panics (every panic is a bug: a panic in wasm kills
 //! the page); broken invariants are asserted, so they count as panics too.
 //!
-//! Usage: `fuzz [--seed N] [--cases N] [--target sse|schema|wire|legacy|modern|all] [--case I]`.
+//! Usage: `fuzz [--seed N] [--cases N] [--target sse|schema|wire|legacy|modern|auth|all] [--case I]`.
 //! Case `I` of a target is generated from `(seed, target, I)` alone, so `--case I` replays
 //! exactly the failing input (printed with the default panic report and a backtrace).
 
@@ -1148,6 +1149,159 @@ fn run_modern(input: &(u64, Vec<u64>)) {
 
 // ---------------------------------------------------------------- the runner
 
+// ---------------------------------------------------------------- (f) sign-in
+
+const AUTH_SERVER: &str = "https://mcp.example/mcp";
+/// Kept tokens, distinctive enough that no generated text holds them by chance.
+const AUTH_OLD_TOKEN: &str = "AT-kept-7d1e0c55";
+const AUTH_REFRESH_TOKEN: &str = "RT-kept-9f3c2b41";
+
+/// A good answer for each discovery and token URL, for the fuzzer to damage.
+fn auth_answer_for(url: &str) -> Value {
+    if url.contains("oauth-protected-resource") {
+        json!({ "resource": AUTH_SERVER, "authorization_servers": ["https://as.example"],
+                "scopes_supported": ["mcp", "offline_access"] })
+    } else if url.contains("well-known") {
+        json!({ "issuer": "https://as.example",
+                "authorization_endpoint": "https://as.example/authorize",
+                "token_endpoint": "https://as.example/token",
+                "registration_endpoint": "https://as.example/register",
+                "code_challenge_methods_supported": ["S256"],
+                "scopes_supported": ["mcp", "offline_access"],
+                "authorization_response_iss_parameter_supported": true })
+    } else if url.ends_with("/register") {
+        json!({ "client_id": "c1", "token_endpoint_auth_method": "none" })
+    } else {
+        json!({ "access_token": "t", "token_type": "Bearer", "expires_in": 60,
+                "refresh_token": "r", "scope": "mcp" })
+    }
+}
+
+fn gen_challenge(rng: &mut Rng) -> String {
+    let good = r#"Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp", scope="mcp", error="invalid_token""#;
+    match rng.below(4) {
+        0 => text(rng, 200),
+        1 => format!("Bearer {}", text(rng, 60)),
+        _ => mutate(rng, good),
+    }
+}
+
+/// (challenge, the seeds of each answer the flow gets, protocol, with a refresh token)
+fn gen_auth(rng: &mut Rng) -> (String, Vec<u64>, bool, bool) {
+    let steps = (0..rng.below(24)).map(|_| rng.next()).collect();
+    (gen_challenge(rng), steps, rng.chance(2), rng.chance(3))
+}
+
+fn run_auth(input: &(String, Vec<u64>, bool, bool)) {
+    use mcp_elicit::auth::{
+        challenge, pkce, AccessToken, AuthConfig, AuthProtocol, AuthResponse, CallbackParams,
+        ClientId, Entropy, Flow, Grant, Known, RefreshToken, Step,
+    };
+    let (header, steps, modern, refresh) = input;
+    let protocol = if *modern {
+        AuthProtocol::Modern2026_07_28
+    } else {
+        AuthProtocol::Legacy2025_11_25
+    };
+    let known = Known {
+        registrations: Vec::new(),
+        grant: refresh.then(|| Grant {
+            access_token: AccessToken::new(AUTH_OLD_TOKEN),
+            refresh_token: Some(RefreshToken::new(AUTH_REFRESH_TOKEN)),
+            expires_in: None,
+            scopes_requested: vec!["mcp".into()],
+            scopes_granted: None,
+            issuer: "https://as.example".into(),
+            resource: AUTH_SERVER.into(),
+            token_endpoint: "https://as.example/token".into(),
+            client_id: ClientId::new("c0"),
+            registration: None,
+        }),
+    };
+    let entropy = Entropy {
+        state: pkce::state_from_bytes(&[9; 16]),
+        verifier: pkce::verifier_from_bytes(&[7; 32]),
+        challenge_s256: pkce::challenge_from_digest(&[1; 32]),
+    };
+    let parsed = challenge::parse(header).ok();
+    let mut flow = Flow::start(
+        AuthConfig::new("https://app.example/cb", protocol),
+        AUTH_SERVER,
+        parsed,
+        known,
+        entropy,
+    );
+    for &seed in steps {
+        let mut rng = Rng::new(seed);
+        match flow.poll() {
+            Step::Fetch(request) => {
+                assert!(
+                    !request.url.contains(AUTH_REFRESH_TOKEN)
+                        && !request.url.contains(AUTH_OLD_TOKEN)
+                );
+                if rng.chance(8) {
+                    flow.handle_unreachable(text(&mut rng, 20));
+                    continue;
+                }
+                let good = auth_answer_for(&request.url).to_string();
+                let body = if rng.chance(3) {
+                    mutate(&mut rng, &good)
+                } else if rng.chance(6) {
+                    any_json(&mut rng, 3).to_string()
+                } else {
+                    good
+                };
+                let status = *rng.pick(&[200, 200, 200, 201, 400, 401, 404, 500, 302]);
+                let content_type = rng.chance(6).then(|| text(&mut rng, 20));
+                flow.handle_response(AuthResponse {
+                    status,
+                    content_type: content_type.or(Some("application/json".into())),
+                    www_authenticate: rng.chance(4).then(|| gen_challenge(&mut rng)),
+                    body: body.into_bytes(),
+                });
+            }
+            Step::SignIn(card) => {
+                assert!(card.authorization_url.contains("code_challenge="));
+                let state = if rng.chance(4) {
+                    Some(text(&mut rng, 30))
+                } else {
+                    Some(pkce::state_from_bytes(&[9; 16]).secret().to_string())
+                };
+                let _ = flow.handle_callback(CallbackParams {
+                    code: rng
+                        .chance(5)
+                        .then(|| text(&mut rng, 20))
+                        .or(Some("code".into())),
+                    state,
+                    iss: rng.chance(2).then(|| {
+                        if rng.chance(3) {
+                            text(&mut rng, 30)
+                        } else {
+                            "https://as.example".into()
+                        }
+                    }),
+                    error: rng.chance(6).then(|| text(&mut rng, 10)),
+                    error_description: rng.chance(6).then(|| text(&mut rng, 40)),
+                });
+            }
+            Step::Done(grant) => {
+                assert_eq!(grant.resource.is_empty(), false);
+                deep();
+                return;
+            }
+            Step::Failed(err) => {
+                let words = err.to_string();
+                assert!(!words.is_empty());
+                assert!(
+                    !words.contains(AUTH_REFRESH_TOKEN) && !words.contains(AUTH_OLD_TOKEN),
+                    "an error carries a token: {words}"
+                );
+                return;
+            }
+        }
+    }
+}
+
 struct Target {
     name: &'static str,
     /// What counts as reaching deep, for the report.
@@ -1191,6 +1345,11 @@ const TARGETS: &[Target] = &[
         name: "modern",
         deep: "input rounds (total)",
         run: |r, s| case(r, s, gen_modern, run_modern),
+    },
+    Target {
+        name: "auth",
+        deep: "sign-ins that reached a token",
+        run: |r, s| case(r, s, gen_auth, run_auth),
     },
 ];
 
