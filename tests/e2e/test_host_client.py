@@ -302,15 +302,40 @@ def test_legacy_server_down_keeps_the_answer_for_the_call_made_again(
     assert [m["content"]["text"] for m in result(driver)["messages"]] == [TripBrief.PLAN.format(days=6, city="Oslo")]
 
 
-def test_modern_call_mirrors_header_arguments_from_the_listed_schema(driver: Any, www: Any, demo_server: Any) -> None:
+def listings_and_calls(server: Any) -> list[tuple[str, str]]:
+    """The `tools/list` and `tools/call` requests the server received, in the order they
+    started (the trace is written as each ends), each with its response body."""
+    records = []
+    for record in server.trace():
+        try:
+            body = json.loads(record.get("request_body") or "null")
+        except ValueError:
+            continue
+        if isinstance(body, dict) and body.get("method") in ("tools/list", "tools/call"):
+            records.append((record["started"], body["method"], record.get("response_body") or ""))
+    return [(method, response) for _, method, response in sorted(records, key=lambda r: r[0])]
+
+
+def test_modern_call_mirrors_header_arguments_from_the_listed_schema(
+    driver: Any, www: Any, make_demo_server: Any
+) -> None:
     """`book_in_region`'s `region` carries `x-mcp-header`: `callTool` finds it in the tool
     list (listed on demand, then kept) and sends `Mcp-Param-Region`, else the SDK answers
-    -32020. Called twice: the second call uses the kept list."""
-    open_host(driver, www, demo_server, MODERN)
+    -32020. Called twice: the second call uses the kept list (the server's own, so the
+    listings it saw are this test's alone)."""
+    server = make_demo_server()
+    open_host(driver, www, server, MODERN)
     for region in ("eu-west", "us-east"):
         run(driver, "tool", "book_in_region", {"region": region})
         button(card(driver, "form", BookInRegion.QUESTION.format(region=region)), "Submit").click()
         wait_text(driver, "[data-testid=host-result][data-done=true]", BookInRegion.BOOKED.format(region=region))
+    methods = [method for method, _ in listings_and_calls(server)]
+    # Listed once, before the first call; each call is sent, then replayed with the answer.
+    assert methods == ["tools/list"] + ["tools/call"] * 4, methods
+    headers = [
+        record["request_headers"].get("mcp-param-region") for record in server.trace() if record["method"] == "POST"
+    ]
+    assert [h for h in headers if h is not None] == ["eu-west", "eu-west", "us-east", "us-east"], headers
 
 
 # --- several calls at once ---------------------------------------------------------------
@@ -403,12 +428,18 @@ def test_modern_stale_tool_schema_is_listed_again_after_a_header_mismatch(
     run(driver, "tool", "book_in_region", {"region": "eu-west"})
     button(card(driver, "form", BookInRegion.QUESTION.format(region="eu-west")), "Submit").click()
     assert tool_text(driver) == BookInRegion.BOOKED.format(region="eu-west")
+    assert [method for method, _ in listings_and_calls(server)].count("tools/list") == 1
     server.stop()
     server.options += ["--region-header", "Zone"]
-    server.start()
+    server.start()  # a new trace: what the redeployed server saw
     button(driver, "Run").click()
     button(card(driver, "form", BookInRegion.QUESTION.format(region="eu-west")), "Submit").click()
     assert tool_text(driver) == BookInRegion.BOOKED.format(region="eu-west")
+    # The kept list went out first and met -32020; then the tools were listed once more and
+    # the call resent (then replayed with the answer).
+    seen = listings_and_calls(server)
+    assert [method for method, _ in seen] == ["tools/call", "tools/list", "tools/call", "tools/call"], seen
+    assert "-32020" in seen[0][1], seen[0]
 
 
 @pytest.mark.parametrize("protocol", BOTH)
