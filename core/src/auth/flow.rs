@@ -488,8 +488,13 @@ impl Flow {
             }
         };
         // RFC 8414 §3.3: the issuer it names is the one its well-known URL was built from,
-        // byte for byte, or its endpoints are not used.
-        if meta.issuer != f.issuer {
+        // byte for byte, or its endpoints are not used. Under the 2025-03-26 fallback
+        // there was no issuer to build from (the server's origin stood in for one): the
+        // metadata found at the server's origin may name an issuer with a path, as that
+        // revision's servers do (`<origin>/oauth`), but it must be on the server's origin.
+        let on_server_origin =
+            || HttpUrl::parse(&meta.issuer).is_ok_and(|issuer| issuer.origin == f.issuer);
+        if meta.issuer != f.issuer && !(f.legacy && on_server_origin()) {
             return State::Failed(AuthError::IssuerMismatch {
                 expected: f.issuer,
                 found: server_text::<&str>(&meta.issuer, &[]),

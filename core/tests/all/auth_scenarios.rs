@@ -396,6 +396,44 @@ fn backcompat_metadata_at_the_servers_origin() {
     assert_eq!(grant.resource, SERVER);
 }
 
+/// 0.1.16's `2025-03-26-oauth-metadata-backcompat`: the metadata at the server's origin
+/// names `<origin>/oauth` as its issuer. Without resource metadata there was no issuer to
+/// build its URL from, so an issuer on the server's own origin is taken; one on another
+/// origin is not.
+#[test]
+fn backcompat_metadata_may_name_an_issuer_on_the_servers_origin() {
+    let world_with = |metadata_issuer: &str| {
+        let mut world = World::new();
+        world.prm_at = None;
+        world.issuer = "https://mcp.example".into();
+        world.metadata_issuer = Some(metadata_issuer.into());
+        world.as_metadata_at =
+            Some("https://mcp.example/.well-known/oauth-authorization-server".into());
+        world.endpoint_base = "https://mcp.example/oauth".into();
+        world.iss_supported = None;
+        world.iss = Iss::Omit;
+        world
+    };
+    let mut world = world_with("https://mcp.example/oauth");
+    let grant = done(sign_in(
+        &mut world,
+        LEGACY,
+        Some("Bearer"),
+        Known::default(),
+    ));
+    assert_eq!(grant.resource, SERVER);
+    assert_eq!(world.authorizations.len(), 1);
+    let mut world = world_with("https://as.evil.example/oauth");
+    let e = failed(sign_in(
+        &mut world,
+        LEGACY,
+        Some("Bearer"),
+        Known::default(),
+    ));
+    assert_eq!(e.code(), "issuer_mismatch", "{e}");
+    assert!(world.authorizations.is_empty());
+}
+
 /// `2025-03-26-oauth-endpoint-fallback`: no metadata at all: /authorize, /token,
 /// /register at the server's origin.
 #[test]
