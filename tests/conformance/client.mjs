@@ -71,6 +71,8 @@ const SIGN_IN_SETTLE_MS = 10_000;
 const MAX_SIGN_INS = 6;
 // After the person gave up on a sign-in, how long the page has to end the waiting call.
 const GIVE_UP_GRACE_MS = 3_000;
+// How long each step of the ending (context, browser, proxy, static server) may take.
+const END_STEP_MS = 3_000;
 // The client metadata document URL the suite's auth/basic-cimd scenario expects as the
 // client_id (a host with such a document passes it in every scenario; the client uses
 // it only where the authorization server supports it).
@@ -87,8 +89,10 @@ const MIME = {
   ".png": "image/png",
 };
 
+// Each line says when, in seconds since the client started.
+const STARTED = Date.now();
 function log(...parts) {
-  console.error("[client]", ...parts);
+  console.error(`[client] ${((Date.now() - STARTED) / 1000).toFixed(2)}s`, ...parts);
 }
 
 function listen(server) {
@@ -131,18 +135,13 @@ function firstLine(err) {
 async function answerElicitation(page, answered) {
   const card = page.locator('[data-elicitation][data-state="pending"]').first();
   if ((await card.count()) === 0) return false;
-  const mode = await card.getAttribute("data-mode");
-  const key = await card.getAttribute("data-elicitation");
+  const mode = await card.getAttribute("data-mode", { timeout: CLICK_TIMEOUT_MS });
+  const key = await card.getAttribute("data-elicitation", { timeout: CLICK_TIMEOUT_MS });
   const button = mode === "url" ? "Open in new tab" : "Submit";
   await card.getByRole("button", { name: button, exact: true }).click({ timeout: CLICK_TIMEOUT_MS });
   answered.push(`${mode}:${key}`);
   log(`answered a ${mode} card (${key}) with ${button}`);
   return true;
-}
-
-// What the person sees of a sign-in card, in one line.
-async function cardText(card) {
-  return ((await card.textContent().catch(() => "")) ?? "").replace(/\s+/g, " ").trim();
 }
 
 // A sign-in card: Sign in (its popup is watched by `person.popup`), or, on the card we
@@ -161,42 +160,55 @@ async function answerSignIn(page, person) {
     return false;
   }
   if (person.gaveUp) return false;
+  // What the person sees, in one look (a card may go between two looks).
+  const seen = await page.evaluate(() => {
+    const el = document.querySelector("[data-testid=sign-in]");
+    if (!el) return null;
+    const buttons = [...el.querySelectorAll("button")].map((b) => (b.textContent ?? "").trim());
+    return {
+      mark: el.getAttribute("data-conformance-sign-in"),
+      note: (el.querySelector("[data-testid=sign-in-note]")?.textContent ?? "").trim(),
+      text: (el.innerText ?? "").replace(/\s+/g, " ").trim(),
+      signIn: buttons.some((name) => name.startsWith("Sign in")),
+    };
+  });
+  if (!seen) return false;
   const card = page.getByTestId("sign-in").first();
-  if ((await card.count()) === 0) return false;
-  const clickedBefore = await card.getAttribute("data-conformance-sign-in").catch(() => null);
-  if (clickedBefore !== null) {
+  if (seen.mark !== null) {
     // The card of a sign-in we did: it goes away when the sign-in goes on.
-    const note = ((await card.getByTestId("sign-in-note").textContent().catch(() => "")) ?? "").trim();
     const since = popup?.closedAt ?? 0;
-    if (!note && Date.now() - since < SIGN_IN_SETTLE_MS) return false;
+    if (!seen.note && Date.now() - since < SIGN_IN_SETTLE_MS) return false;
     log(
-      note
-        ? `sign-in ${clickedBefore} did not finish; the card says: ${note}`
-        : `sign-in ${clickedBefore}: the card still waits ${SIGN_IN_SETTLE_MS} ms after its popup closed: ${await cardText(card)}`,
+      seen.note
+        ? `sign-in ${seen.mark} did not finish; the card says: ${seen.note}`
+        : `sign-in ${seen.mark}: the card still waits ${SIGN_IN_SETTLE_MS} ms after its popup closed: ${seen.text}`,
     );
     await giveUp(card, person);
     return true;
   }
   if (person.signIns >= MAX_SIGN_INS) {
-    log(`a sign-in card after ${person.signIns} sign-ins: ${await cardText(card)}`);
+    log(`a sign-in card after ${person.signIns} sign-ins: ${seen.text}`);
     await giveUp(card, person);
     return true;
   }
-  const button = card.getByRole("button", { name: /^Sign in/ }).first();
-  if ((await button.count()) === 0) {
-    log(`a sign-in card without a Sign in button: ${await cardText(card)}`);
+  if (!seen.signIn) {
+    // Being drawn or taken down: looked at again, until it has stayed so too long.
+    person.oddSince ||= Date.now();
+    if (Date.now() - person.oddSince < SIGN_IN_SETTLE_MS) return false;
+    log(`a sign-in card without a Sign in button for ${SIGN_IN_SETTLE_MS} ms: ${seen.text}`);
     await giveUp(card, person);
     return true;
   }
+  person.oddSince = 0;
   const n = person.signIns + 1;
-  log(`sign-in ${n}: ${await cardText(card)}`);
-  await card.evaluate((el, mark) => el.setAttribute("data-conformance-sign-in", mark), String(n));
-  person.expectPopup = true;
+  log(`sign-in ${n}: ${seen.text}`);
+  await page.evaluate((mark) => document.querySelector("[data-testid=sign-in]")?.setAttribute("data-conformance-sign-in", mark), String(n));
+  person.expectPopup = n;
   const opened = page.waitForEvent("popup", { timeout: CLICK_TIMEOUT_MS }).catch(() => null);
-  await button.click({ timeout: CLICK_TIMEOUT_MS });
+  await card.getByRole("button", { name: /^Sign in/ }).first().click({ timeout: CLICK_TIMEOUT_MS });
   person.signIns = n;
   if (!(await opened)) {
-    person.expectPopup = false;
+    person.expectPopup = 0;
     log(`sign-in ${n}: no popup opened (the page may redirect instead)`);
   }
   return true;
@@ -207,10 +219,10 @@ async function answerSignIn(page, person) {
 async function giveUp(card, person) {
   person.gaveUp = true;
   const cancel = card.getByRole("button", { name: "Cancel", exact: true });
-  if ((await cancel.count()) > 0) {
-    await cancel.click({ timeout: CLICK_TIMEOUT_MS }).catch((err) => log(`Cancel not clicked: ${firstLine(err)}`));
-    log("cancelled the sign-in card");
-  }
+  await cancel.click({ timeout: CLICK_TIMEOUT_MS }).then(
+    () => log("cancelled the sign-in card"),
+    (err) => log(`Cancel not clicked: ${firstLine(err)}`),
+  );
   person.onGiveUp();
 }
 
@@ -341,13 +353,19 @@ async function main() {
 
   // What is started is ended in `finally`, or by `ending` on the CLI's SIGTERM.
   const started = { www: null, proxy: null, browser: null, context: null };
+  // Each step is bounded: one that hangs is named, and the exit ends what is left.
+  const bounded = (what, promise) =>
+    Promise.race([
+      Promise.resolve(promise).catch((err) => log(`${what}: ${firstLine(err)}`)),
+      sleep(END_STEP_MS).then(() => log(`${what} did not end within ${END_STEP_MS} ms`)),
+    ]);
   const end = async () => {
-    await started.context?.close().catch(() => {});
-    await started.browser?.close().catch(() => {});
-    await started.proxy?.close().catch(() => {});
+    if (started.context) await bounded("closing the browser context", started.context.close());
+    if (started.browser) await bounded("closing the browser", started.browser.close());
+    if (started.proxy) await bounded("closing the proxy", started.proxy.close());
     if (started.www) {
       started.www.closeAllConnections();
-      started.www.close();
+      await bounded("closing the static server", new Promise((resolve) => started.www.close(resolve)));
     }
   };
   process.once("SIGTERM", () => {
@@ -365,6 +383,8 @@ async function main() {
     log(`scenario ${scenario || "(unnamed)"}, protocol ${protocol}, ${serverUrl} through the proxy ${started.proxy.url}`);
     started.browser = await clientBrowser();
     started.context = await started.browser.newContext({ proxy: { server: started.proxy.url } });
+    // No look or click waits for long: a card may go at any time (its request ended).
+    started.context.setDefaultTimeout(CLICK_TIMEOUT_MS);
     const page = await started.context.newPage();
 
     const { query, secret } = hostOptions(scenario, context, serverUrl, protocol);
@@ -380,14 +400,14 @@ async function main() {
     const gaveUp = new Promise((resolve) => {
       onGiveUp = resolve;
     });
-    const person = { signIns: 0, popup: null, expectPopup: false, gaveUp: false, onGiveUp: () => onGiveUp() };
+    const person = { signIns: 0, popup: null, expectPopup: 0, oddSince: 0, gaveUp: false, onGiveUp: () => onGiveUp() };
     page.on("popup", (p) => {
       if (!person.expectPopup) {
         p.close().catch(() => {});
         return;
       }
-      person.expectPopup = false;
-      const n = person.signIns + 1;
+      const n = person.expectPopup;
+      person.expectPopup = 0;
       const watched = { page: p, openedAt: Date.now(), closed: false, closedAt: 0 };
       // Where the popup is, without its query (a code is a credential).
       watched.where = () => {
@@ -399,6 +419,7 @@ async function main() {
         }
       };
       person.popup = watched;
+      log(`sign-in ${n} popup opened: ${watched.where()}`);
       p.on("framenavigated", (frame) => {
         if (frame === p.mainFrame()) log(`sign-in ${n} popup: ${watched.where()}`);
       });
@@ -455,6 +476,7 @@ async function main() {
   } finally {
     await end();
   }
+  log(`done: exit ${failed ? 1 : 0}`);
   return failed ? 1 : 0;
 }
 
