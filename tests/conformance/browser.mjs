@@ -26,6 +26,8 @@ export const CHROMIUM_FLAGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  // Autofill asks a Google server about forms; the conformance proxy would refuse it.
+  "--disable-features=AutofillServerCommunication",
 ];
 
 /**

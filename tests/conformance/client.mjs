@@ -6,21 +6,34 @@
 // The CLI starts a scenario server and runs this with its URL as the last argument, the
 // scenario's name in MCP_CONFORMANCE_SCENARIO, the protocol version it tests in
 // MCP_CONFORMANCE_PROTOCOL_VERSION (0.2.x only; 0.1.x tests 2025-11-25) and, for some
-// scenarios, what to call in MCP_CONFORMANCE_CONTEXT (JSON).
+// scenarios, what to call or which client to be in MCP_CONFORMANCE_CONTEXT (JSON).
 //
 // What a browser host would do, and nothing the page could not do itself:
 // - www/ is served on a loopback port, and the page is www/host.html (the README's
-//   McpClient example), which connects on load with `?server=&protocol=`;
-// - the scenario server is reached through a CORS front on another port (its servers
-//   send no CORS headers, and a page may only read cross-origin answers that have them);
-//   the front forwards every request and streams every answer, adding only CORS headers;
+//   McpClient example), which connects on load with `?server=&protocol=` (and, for an
+//   auth/ scenario, `auth=1` and the client's public settings; a client secret the
+//   scenario gives is set by the page's init script, never in the address);
+// - the page's browser context has a forward proxy (proxy.mjs) that answers CORS
+//   preflights and adds CORS headers to every answer (the suite's servers send none, and
+//   a page may only read cross-origin answers that have them) without changing any URL:
+//   the scenario's metadata name its servers' real addresses, and the client checks them;
 // - the scenario's requests are made on the page's `window.mcpClient` (listTools,
-//   callTool, ...), and every elicitation card that appears is answered the way a person
-//   would: Submit on a form (its defaults pre-filled), Open on a URL card.
+//   callTool, ...), and what the page asks of the person is done as a person would:
+//   Submit on a form card (its defaults pre-filled), Open on a URL card, and Sign in on a
+//   sign-in card, whose popup goes to the authorization server, which sends it straight
+//   back to the callback page (www/oauth-callback.html), which hands the result to the
+//   page and closes. A sign-in card that says why its sign-in did not finish (a refused
+//   or mismatched answer) is cancelled: the person gives up, as the refusing scenarios
+//   expect.
 //
 // Exit code 0 when every step of the scenario's plan resolved, 1 otherwise (the CLI counts
-// a non-zero exit as a failure unless the scenario expects client errors). Diagnostics go
-// to stderr, which the CLI prints when a scenario fails.
+// a non-zero exit as a failure unless the scenario expects client errors; those are
+// judged by their checks alone). Diagnostics go to stderr, which the CLI prints when a
+// scenario fails.
+//
+// Everything this starts (the static server, the proxy, the browser context with its
+// popups, or a browser of its own) is ended before it exits, also on failure and on the
+// CLI's SIGTERM at its timeout.
 //
 // Environment:
 //   MCP_ELICIT_PROTOCOL   overrides the `protocol` option (e.g. `auto`); default: the
@@ -34,6 +47,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { clientBrowser } from "./browser.mjs";
+import { startCorsProxy } from "./proxy.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WWW = path.resolve(process.env.MCP_ELICIT_WWW ?? path.join(HERE, "..", "..", "www"));
@@ -46,6 +60,23 @@ const CONNECT_TIMEOUT_MS = 15_000;
 // How long one click on a card's button may wait for the button to be actionable; beyond
 // it the card is looked up again (it may have gone: its request ended).
 const CLICK_TIMEOUT_MS = 5_000;
+// A sign-in popup goes to the authorization server, is sent back to the callback page at
+// once, and closes: beyond this it is stuck, and the person closes it.
+const POPUP_TIMEOUT_MS = 10_000;
+// After its popup closed, a sign-in card either goes away (the sign-in went on) or says
+// why not. One that does neither within this is reported and cancelled.
+const SIGN_IN_SETTLE_MS = 10_000;
+// Sign-ins a person does for one run at most: the suite's plans need 2 (step-up, a
+// changed authorization server), scope-retry-limit counts that the client stops at 3.
+const MAX_SIGN_INS = 6;
+// After the person gave up on a sign-in, how long the page has to end the waiting call.
+const GIVE_UP_GRACE_MS = 3_000;
+// How long each step of the ending (context, browser, proxy, static server) may take.
+const END_STEP_MS = 3_000;
+// The client metadata document URL the suite's auth/basic-cimd scenario expects as the
+// client_id (a host with such a document passes it in every scenario; the client uses
+// it only where the authorization server supports it).
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 
 const MIME = {
   ".html": "text/html; charset=utf-8",
@@ -58,8 +89,10 @@ const MIME = {
   ".png": "image/png",
 };
 
+// Each line says when, in seconds since the client started.
+const STARTED = Date.now();
 function log(...parts) {
-  console.error("[client]", ...parts);
+  console.error(`[client] ${((Date.now() - STARTED) / 1000).toFixed(2)}s`, ...parts);
 }
 
 function listen(server) {
@@ -92,75 +125,119 @@ function staticServer(root) {
   });
 }
 
-// Hop-by-hop headers are the front's own business on each of its two connections.
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"]);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Forwards every request to `upstream` (same path and query) and streams the answer back
-// as it arrives (SSE included), adding the CORS headers a browser needs: preflights are
-// answered here, every answer header is exposed to the page. When either side closes,
-// the other is closed too, so an aborted stream reaches the scenario server.
-function corsFront(upstream) {
-  return http.createServer((req, res) => {
-    const cors = { "access-control-allow-origin": req.headers.origin ?? "*", vary: "Origin" };
-    if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
-      res.writeHead(204, {
-        ...cors,
-        "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
-        "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "",
-        "access-control-max-age": "600",
-      });
-      res.end();
-      return;
-    }
-    const target = new URL(req.url ?? "/", upstream);
-    const headers = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (!HOP_BY_HOP.has(name)) headers[name] = value;
-    }
-    headers.host = target.host;
-    const up = http.request(target, { method: req.method, headers }, (answer) => {
-      const out = {};
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (!HOP_BY_HOP.has(name)) out[name] = value;
-      }
-      const expose = Object.keys(out).join(", ");
-      res.writeHead(answer.statusCode ?? 502, { ...out, ...cors, "access-control-expose-headers": expose });
-      res.flushHeaders();
-      answer.pipe(res);
-      answer.on("error", () => res.destroy());
-    });
-    up.on("error", (err) => {
-      if (res.headersSent) {
-        res.destroy();
-      } else {
-        res.writeHead(502, { ...cors, "content-type": "text/plain" }).end(`CORS front: ${err.message}`);
-      }
-    });
-    res.on("close", () => up.destroy());
-    req.pipe(up);
-  });
+function firstLine(err) {
+  return String(err?.message ?? err).split("\n")[0];
 }
 
-// Answers every elicitation card that is waiting for the person, until `stop.done`.
-async function answerCards(page, stop, answered) {
+// An elicitation card waiting for the person, answered: Submit on a form, Open on a URL.
+async function answerElicitation(page, answered) {
+  const card = page.locator('[data-elicitation][data-state="pending"]').first();
+  if ((await card.count()) === 0) return false;
+  const mode = await card.getAttribute("data-mode", { timeout: CLICK_TIMEOUT_MS });
+  const key = await card.getAttribute("data-elicitation", { timeout: CLICK_TIMEOUT_MS });
+  const button = mode === "url" ? "Open in new tab" : "Submit";
+  await card.getByRole("button", { name: button, exact: true }).click({ timeout: CLICK_TIMEOUT_MS });
+  answered.push(`${mode}:${key}`);
+  log(`answered a ${mode} card (${key}) with ${button}`);
+  return true;
+}
+
+// A sign-in card: Sign in (its popup is watched by `person.popup`), or, on the card we
+// clicked already, waiting for it to go away; a card that says why its sign-in did not
+// finish, or that stays without a word, is cancelled (the person gives up).
+async function answerSignIn(page, person) {
+  const popup = person.popup;
+  if (popup && !popup.closed) {
+    if (Date.now() - popup.openedAt > POPUP_TIMEOUT_MS) {
+      const text = ((await popup.page.textContent("body").catch(() => "")) ?? "").replace(/\s+/g, " ").trim();
+      log(`sign-in popup still open after ${POPUP_TIMEOUT_MS} ms at ${popup.where()}: ${text.slice(0, 300)}; closing it`);
+      await popup.page.close().catch(() => {});
+      popup.closed = true;
+      popup.closedAt = Date.now();
+    }
+    return false;
+  }
+  if (person.gaveUp) return false;
+  // What the person sees, in one look (a card may go between two looks).
+  const seen = await page.evaluate(() => {
+    const el = document.querySelector("[data-testid=sign-in]");
+    if (!el) return null;
+    const buttons = [...el.querySelectorAll("button")].map((b) => (b.textContent ?? "").trim());
+    return {
+      mark: el.getAttribute("data-conformance-sign-in"),
+      note: (el.querySelector("[data-testid=sign-in-note]")?.textContent ?? "").trim(),
+      text: (el.innerText ?? "").replace(/\s+/g, " ").trim(),
+      signIn: buttons.some((name) => name.startsWith("Sign in")),
+    };
+  });
+  if (!seen) return false;
+  const card = page.getByTestId("sign-in").first();
+  if (seen.mark !== null) {
+    // The card of a sign-in we did: it goes away when the sign-in goes on.
+    const since = popup?.closedAt ?? 0;
+    if (!seen.note && Date.now() - since < SIGN_IN_SETTLE_MS) return false;
+    log(
+      seen.note
+        ? `sign-in ${seen.mark} did not finish; the card says: ${seen.note}`
+        : `sign-in ${seen.mark}: the card still waits ${SIGN_IN_SETTLE_MS} ms after its popup closed: ${seen.text}`,
+    );
+    await giveUp(card, person);
+    return true;
+  }
+  if (person.signIns >= MAX_SIGN_INS) {
+    log(`a sign-in card after ${person.signIns} sign-ins: ${seen.text}`);
+    await giveUp(card, person);
+    return true;
+  }
+  if (!seen.signIn) {
+    // Being drawn or taken down: looked at again, until it has stayed so too long.
+    person.oddSince ||= Date.now();
+    if (Date.now() - person.oddSince < SIGN_IN_SETTLE_MS) return false;
+    log(`a sign-in card without a Sign in button for ${SIGN_IN_SETTLE_MS} ms: ${seen.text}`);
+    await giveUp(card, person);
+    return true;
+  }
+  person.oddSince = 0;
+  const n = person.signIns + 1;
+  log(`sign-in ${n}: ${seen.text}`);
+  await page.evaluate((mark) => document.querySelector("[data-testid=sign-in]")?.setAttribute("data-conformance-sign-in", mark), String(n));
+  person.expectPopup = n;
+  const opened = page.waitForEvent("popup", { timeout: CLICK_TIMEOUT_MS }).catch(() => null);
+  await card.getByRole("button", { name: /^Sign in/ }).first().click({ timeout: CLICK_TIMEOUT_MS });
+  person.signIns = n;
+  if (!(await opened)) {
+    person.expectPopup = 0;
+    log(`sign-in ${n}: no popup opened (the page may redirect instead)`);
+  }
+  return true;
+}
+
+// The person does not want to (or cannot) sign in: Cancel on the card, and the page has
+// GIVE_UP_GRACE_MS to end the call that waited.
+async function giveUp(card, person) {
+  person.gaveUp = true;
+  const cancel = card.getByRole("button", { name: "Cancel", exact: true });
+  await cancel.click({ timeout: CLICK_TIMEOUT_MS }).then(
+    () => log("cancelled the sign-in card"),
+    (err) => log(`Cancel not clicked: ${firstLine(err)}`),
+  );
+  person.onGiveUp();
+}
+
+// Does what the page asks of the person until `stop.done`: answers elicitation cards and
+// sign-in cards.
+async function answerPerson(page, stop, answered, person) {
   while (!stop.done) {
-    const card = page.locator('[data-elicitation][data-state="pending"]').first();
     let handled = false;
     try {
-      if ((await card.count()) > 0) {
-        const mode = await card.getAttribute("data-mode");
-        const key = await card.getAttribute("data-elicitation");
-        const button = mode === "url" ? "Open in new tab" : "Submit";
-        await card.getByRole("button", { name: button, exact: true }).click({ timeout: CLICK_TIMEOUT_MS });
-        answered.push(`${mode}:${key}`);
-        log(`answered a ${mode} card (${key}) with ${button}`);
-        handled = true;
-      }
+      handled = (await answerSignIn(page, person)) || (await answerElicitation(page, answered));
     } catch (err) {
       // The card went away between the look-up and the click (its request ended): look again.
-      if (!stop.done) log(`card not answered: ${err.message.split("\n")[0]}`);
+      if (!stop.done) log(`card not answered: ${firstLine(err)}`);
     }
-    if (!handled) await new Promise((resolve) => setTimeout(resolve, CARD_POLL_MS));
+    if (!handled) await sleep(CARD_POLL_MS);
   }
 }
 
@@ -239,6 +316,20 @@ function pageClient(page) {
   return Object.fromEntries(names.map((n) => [n, method(n)]));
 }
 
+// The page's options for this scenario: the query (public settings) and what the page's
+// init script sets before it loads (secrets; see www/host.html).
+function hostOptions(scenario, context, serverUrl, protocol) {
+  const query = new URLSearchParams({ server: serverUrl, protocol });
+  const secret = {};
+  if (scenario.startsWith("auth/")) {
+    query.set("auth", "1");
+    query.set("clientMetadataUrl", CLIENT_METADATA_URL);
+    if (typeof context?.client_id === "string") query.set("clientId", context.client_id);
+    if (typeof context?.client_secret === "string") secret.auth = { clientSecret: context.client_secret };
+  }
+  return { query, secret };
+}
+
 async function main() {
   const serverUrl = process.argv[process.argv.length - 1];
   if (!serverUrl || !/^https?:\/\//.test(serverUrl)) {
@@ -260,58 +351,132 @@ async function main() {
     return 1;
   }
 
-  const upstream = new URL(serverUrl);
-  const www = staticServer(WWW);
-  const front = corsFront(upstream.origin);
-  const wwwPort = await listen(www);
-  const frontPort = await listen(front);
-  const endpoint = `http://127.0.0.1:${frontPort}${upstream.pathname}${upstream.search}`;
-  log(`scenario ${scenario || "(unnamed)"}, protocol ${protocol}, ${serverUrl} via ${endpoint}`);
+  // What is started is ended in `finally`, or by `ending` on the CLI's SIGTERM.
+  const started = { www: null, proxy: null, browser: null, context: null };
+  // Each step is bounded: one that hangs is named, and the exit ends what is left.
+  const bounded = (what, promise) =>
+    Promise.race([
+      Promise.resolve(promise).catch((err) => log(`${what}: ${firstLine(err)}`)),
+      sleep(END_STEP_MS).then(() => log(`${what} did not end within ${END_STEP_MS} ms`)),
+    ]);
+  const end = async () => {
+    if (started.context) await bounded("closing the browser context", started.context.close());
+    if (started.browser) await bounded("closing the browser", started.browser.close());
+    if (started.proxy) await bounded("closing the proxy", started.proxy.close());
+    if (started.www) {
+      started.www.closeAllConnections();
+      await bounded("closing the static server", new Promise((resolve) => started.www.close(resolve)));
+    }
+  };
+  process.once("SIGTERM", () => {
+    log("SIGTERM: ending");
+    end().finally(() => process.exit(1));
+  });
 
-  const browser = await clientBrowser();
   const stop = { done: false };
   const answered = [];
   let failed = false;
   try {
-    const page = await browser.newPage();
-    // Open on a URL card opens a tab; the person would look at it and close it.
+    started.www = staticServer(WWW);
+    const wwwPort = await listen(started.www);
+    started.proxy = await startCorsProxy({ log });
+    log(`scenario ${scenario || "(unnamed)"}, protocol ${protocol}, ${serverUrl} through the proxy ${started.proxy.url}`);
+    started.browser = await clientBrowser();
+    started.context = await started.browser.newContext({ proxy: { server: started.proxy.url } });
+    // No look or click waits for long: a card may go at any time (its request ended).
+    started.context.setDefaultTimeout(CLICK_TIMEOUT_MS);
+    const page = await started.context.newPage();
+
+    const { query, secret } = hostOptions(scenario, context, serverUrl, protocol);
+    if (Object.keys(secret).length > 0) {
+      await page.addInitScript((given) => {
+        window.mcpElicitHostOptions = given;
+      }, secret);
+    }
+
+    // The person: a sign-in popup is watched until it closes; any other popup (Open on a
+    // URL card opens a tab) is looked at and closed.
+    let onGiveUp = () => {};
+    const gaveUp = new Promise((resolve) => {
+      onGiveUp = resolve;
+    });
+    const person = { signIns: 0, popup: null, expectPopup: 0, oddSince: 0, gaveUp: false, onGiveUp: () => onGiveUp() };
     page.on("popup", (p) => {
-      p.close().catch(() => {});
+      if (!person.expectPopup) {
+        p.close().catch(() => {});
+        return;
+      }
+      const n = person.expectPopup;
+      person.expectPopup = 0;
+      const watched = { page: p, openedAt: Date.now(), closed: false, closedAt: 0 };
+      // Where the popup is, without its query (a code is a credential).
+      watched.where = () => {
+        try {
+          const u = new URL(p.url());
+          return `${u.origin}${u.pathname}`;
+        } catch {
+          return p.url().split("?")[0];
+        }
+      };
+      person.popup = watched;
+      log(`sign-in ${n} popup opened: ${watched.where()}`);
+      p.on("framenavigated", (frame) => {
+        if (frame === p.mainFrame()) log(`sign-in ${n} popup: ${watched.where()}`);
+      });
+      p.on("console", (m) => log(`sign-in ${n} popup ${m.type()}: ${m.text()}`));
+      p.on("pageerror", (e) => log(`sign-in ${n} popup error: ${e.message}`));
+      p.on("close", () => {
+        watched.closed = true;
+        watched.closedAt = Date.now();
+        log(`sign-in ${n} popup closed`);
+      });
     });
     page.on("console", (m) => log(`page ${m.type()}: ${m.text()}`));
     page.on("pageerror", (e) => log(`page error: ${e.message}`));
-    const query = new URLSearchParams({ server: endpoint, protocol });
-    await page.goto(`http://127.0.0.1:${wwwPort}/host.html?${query}`);
-    const status = page.getByTestId("connection-status");
-    await page.waitForFunction(
-      () => window.mcpClient !== undefined || /^not connected:/.test(document.querySelector("[data-testid=connection-status]")?.textContent ?? ""),
-      null,
-      { timeout: CONNECT_TIMEOUT_MS },
-    );
-    const statusText = await status.textContent();
-    log(`page: ${statusText}`);
-    if (!(await page.evaluate(() => window.mcpClient !== undefined))) return 1;
 
-    const answerer = answerCards(page, stop, answered);
-    const mcp = pageClient(page);
+    await page.goto(`http://127.0.0.1:${wwwPort}/host.html?${query}`);
+    // The page may ask the person to sign in while it connects.
+    const answerer = answerPerson(page, stop, answered, person);
+    const graceAfterGiveUp = gaveUp.then(() => sleep(GIVE_UP_GRACE_MS)).then(() => {
+      throw new Error(`the page did not end the waiting call within ${GIVE_UP_GRACE_MS} ms of Cancel`);
+    });
+    graceAfterGiveUp.catch(() => {});
     try {
-      await (PLANS[scenario] ?? defaultPlan)(mcp, context);
+      const status = page.getByTestId("connection-status");
+      await Promise.race([
+        page.waitForFunction(
+          () => window.mcpClient !== undefined || /^not connected:/.test(document.querySelector("[data-testid=connection-status]")?.textContent ?? ""),
+          null,
+          { timeout: CONNECT_TIMEOUT_MS },
+        ),
+        graceAfterGiveUp,
+      ]);
+      log(`page: ${await status.textContent()}`);
+      if (!(await page.evaluate(() => window.mcpClient !== undefined))) {
+        failed = true;
+      } else {
+        const mcp = pageClient(page);
+        try {
+          await Promise.race([(PLANS[scenario] ?? defaultPlan)(mcp, context), graceAfterGiveUp]);
+        } catch (err) {
+          failed = true;
+          log(`step failed: ${firstLine(err)}`);
+        }
+        if (!person.gaveUp) await mcp.close().catch((err) => log(`close failed: ${firstLine(err)}`));
+      }
     } catch (err) {
       failed = true;
-      log(`step failed: ${err.message.split("\n")[0]}`);
+      log(`not connected: ${firstLine(err)}`);
     } finally {
       stop.done = true;
       await answerer;
     }
-    await mcp.close().catch((err) => log(`close failed: ${err.message.split("\n")[0]}`));
-    log(`cards answered: ${answered.length ? answered.join(", ") : "none"}`);
+    log(`cards answered: ${answered.length ? answered.join(", ") : "none"}; sign-ins: ${person.signIns}${person.gaveUp ? " (then cancelled)" : ""}`);
+    log(`proxy: ${started.proxy.stats.requests} requests forwarded, ${started.proxy.stats.preflights} preflights answered`);
   } finally {
-    await browser.close().catch(() => {});
-    www.closeAllConnections();
-    front.closeAllConnections();
-    www.close();
-    front.close();
+    await end();
   }
+  log(`done: exit ${failed ? 1 : 0}`);
   return failed ? 1 : 0;
 }
 
