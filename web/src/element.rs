@@ -21,8 +21,8 @@
 //! `error` event. Removing the element from the page frees its card; moving it keeps it.
 //!
 //! Theming: the `--mce-*` custom properties (see `www/style.css`) set on the element, and
-//! `::part()` for the pieces (`container`, `card`, `message`, `requester`, `form`, `field`,
-//! `actions`, `button`, `url`, `host`, `problem`). Dark mode follows
+//! `::part()` for the pieces (`container`, `card`, `message`, `requester`, `trust`, `form`,
+//! `field`, `actions`, `button`, `url`, `host`, `problem`). Dark mode follows
 //! `prefers-color-scheme` unless the element has `theme="light"` or `theme="dark"`.
 //! Inherited styles of the page (font, colour, size) are reset at the element's boundary.
 

@@ -199,11 +199,15 @@ function attr(el, name, value) {
   else if (value === true) el.setAttribute(name, "");
 }
 
-/** The label (or legend) text, with the `*` of a required field hidden from screen readers. */
-function label(doc, tag, f) {
+/**
+ * The label (or legend) text, with the `*` of a required field hidden from screen readers.
+ * A checkbox gets no star: it always answers (true or false), and a star on it reads as
+ * "must be ticked".
+ */
+function label(doc, tag, f, star = f.required) {
   const el = element(doc, tag, "", f.label);
   if (tag === "label") el.htmlFor = f.id;
-  if (f.required) {
+  if (star) {
     const mark = element(doc, "span", "mce-required", " *");
     mark.setAttribute("aria-hidden", "true");
     el.append(mark);
@@ -245,7 +249,7 @@ function frame(doc, f) {
     const input = marks(doc.createElement("input"), f);
     input.setAttribute("type", "checkbox");
     if (f.checked) input.setAttribute("checked", "");
-    box.append(input, label(doc, "label", f));
+    box.append(input, label(doc, "label", f, false));
     if (f.description !== undefined) box.append(description(doc, f));
     return box;
   }

@@ -1,5 +1,6 @@
-//! One pending elicitation: the `[data-elicitation]` container, who is asking, the server's
-//! message as text, and the form or URL card its params call for.
+//! One pending elicitation: the `[data-elicitation]` container, who is asking (and, on a
+//! form, one quiet line to give it only to a server you trust), the server's message as
+//! text, and the form or URL card its params call for.
 
 use super::ids;
 use super::schema_form::{status_line, SchemaForm};
@@ -114,6 +115,8 @@ pub fn ElicitationView(
             let body = match form.spec().clone() {
                 Ok(spec) => view! {
                     <SchemaForm
+                        // A form with no fields is a bare confirmation: there is nothing to submit.
+                        submit_label=if spec.fields.is_empty() { "Confirm" } else { "Submit" }
                         spec=spec
                         on_submit=Callback::new(move |content| answer.run(ElicitResult::accept(Some(content))))
                         on_decline=Callback::new(move |_| answer.run(ElicitResult::decline()))
@@ -159,6 +162,7 @@ pub fn ElicitationView(
             view! {
                 <section class="mce-elicitation" part="card" data-elicitation=key data-mode="form" data-state=data_state aria-labelledby=label_id>
                     {requesting_server(server)}
+                    <p class="mce-trust" part="trust">"Give this only to a server you trust."</p>
                     <p class="mce-message" part="message" id=msg_id>{message}</p>
                     {body}
                 </section>

@@ -64,6 +64,10 @@
 //! | `autofocus` | `bool`, default `true` | Focus the first field on mount |
 //! | `server` | `ServerIdentity` or a signal of one, optional | Who asks, shown as `[data-testid=requesting-server]`; the spec wants the person to see it, so pass it |
 //!
+//! A form with no fields (a bare confirmation) names its primary button **Confirm**; forms
+//! with fields keep **Submit**. A form card says under who is asking, in one quiet line
+//! (`.mce-trust`, part `trust`), to give this only to a server you trust.
+//!
 //! A schema the core refuses is said in words in the card (with the JSON pointer of what is
 //! wrong), with Decline and Cancel still there, so the server always gets an answer.
 //!

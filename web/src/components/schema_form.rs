@@ -106,7 +106,8 @@ fn focus_first_invalid(root: &web_sys::Element, form: FormState) {
 }
 
 /// The status line under the buttons: sending / failed (an alert) / sent.
-pub fn status_line(status: Signal<SendStatus>, resend_hint: &'static str) -> impl IntoView {
+pub fn status_line(status: Signal<SendStatus>, resend_hint: impl Into<String>) -> impl IntoView {
+    let resend_hint: String = resend_hint.into();
     move || match status.get() {
         SendStatus::Idle => None,
         SendStatus::Sending => Some(
@@ -117,7 +118,7 @@ pub fn status_line(status: Signal<SendStatus>, resend_hint: &'static str) -> imp
                 <p class="mce-status mce-failed" role="alert">
                     // A reason that ends its own sentence gets no second full stop.
                     "Your answer could not be sent: " {reason.trim_end_matches('.').to_owned()} ". "
-                    {resend_hint}
+                    {resend_hint.clone()}
                 </p>
             }
             .into_any(),
@@ -276,9 +277,9 @@ pub fn SchemaForm(
         });
     };
     let resend_hint = if on_decline.is_some() || on_cancel.is_some() {
-        "Your answers are kept; press Submit to send them again."
+        format!("Your answers are kept; press {label} to send them again.")
     } else {
-        "Your input is kept; try again."
+        "Your input is kept; try again.".to_owned()
     };
 
     view! {

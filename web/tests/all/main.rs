@@ -24,3 +24,4 @@ mod ui_form;
 mod ui_hostile;
 mod ui_many_options;
 mod ui_url;
+mod ui_words;
