@@ -21,7 +21,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// server's tools are `tools[url]` (input schema `schemas[name]`,
 /// else no properties; each call's arguments go to `calls`); a tool call answers
 /// `{name} done` once its gate (if any) is opened; `server/discover` of a held URL waits
-/// until released. `loopCursor` makes `tools/list` always say there is another page.
+/// until released (a tool named in `texts` answers that text instead). `loopCursor` makes `tools/list` always say there is another page.
 /// `sent` counts requests the moment `fetch` is called; `log` gets `{url} {method} {name}`
 /// once a request is read, and `{url} read {method} {name}` once the client has read its
 /// answer's body to the end (so a test knows the client has all of it).
@@ -31,6 +31,7 @@ const fake = {
   tools: {},
   schemas: {},
   calls: [],
+  texts: {},
   gates: {},
   held: {},
   log: [],
@@ -82,7 +83,7 @@ return async (req, rpc) => {
       fake.calls.push(`${name} ${JSON.stringify(msg.params.arguments)}`);
       if (fake.gates[name]) await fake.gates[name].promise;
       fake.log.push(`${url} done ${name}`);
-      return reply({ content: [{ type: "text", text: `${name} done` }], isError: false });
+      return reply({ content: [{ type: "text", text: fake.texts[name] || `${name} done` }], isError: false });
     default:
       return rpc.error(msg.id, -32601, "Method not found");
   }
@@ -337,4 +338,50 @@ async fn a_link_fills_in_its_tool_and_only_the_click_calls_it() {
         .filter_map(|v| v.as_string())
         .collect();
     assert_eq!(calls, vec![r#"linked {"city":"Oslo"}"#.to_owned()]);
+}
+
+/// A result keeps the server's line breaks and indentation (a list, indented JSON), as card
+/// messages do, with the page's own stylesheet applied.
+#[wasm_bindgen_test]
+async fn a_result_keeps_its_lines_and_indentation() {
+    install_fake();
+    run_js(
+        r#"window.__fake.tools["http://runs.test/mcp"] = ["listing"];
+          window.__fake.texts.listing = "Files:\n- a.txt\n- b.txt\n{\n  \"size\": 2\n}";"#,
+    );
+    let css = serde_json::to_string(include_str!("../../style.css")).unwrap_or_default();
+    run_js(&format!(
+        r#"const style = document.createElement("style");
+          style.id = "page-style";
+          style.textContent = {css};
+          document.head.append(style);"#
+    ));
+    let root = mount_app();
+    connect_to(&root, "http://runs.test/mcp");
+    connected(&root).await;
+    until("the tool", || q_opt(&root, "[data-tool=listing]").is_some()).await;
+    call(&root, "listing");
+    until("the result", || {
+        text(&root, "[data-testid=tool-result]").contains("b.txt")
+    })
+    .await;
+    let shown = q(&root, "[data-testid=tool-result] .text");
+    assert_eq!(
+        shown.text_content().unwrap_or_default(),
+        "Files:\n- a.txt\n- b.txt\n{\n  \"size\": 2\n}"
+    );
+    shown
+        .set_attribute("data-probe", "lines")
+        .expect("mark the result");
+    let white_space = run_js(
+        r#"const ws = getComputedStyle(document.querySelector("[data-probe=lines]")).whiteSpace;
+          document.getElementById("page-style").remove();
+          return ws;"#,
+    )
+    .as_string()
+    .unwrap_or_default();
+    assert!(
+        ["pre", "pre-wrap", "break-spaces"].contains(&white_space.as_str()),
+        "line breaks and indentation are kept: white-space {white_space:?}"
+    );
 }
