@@ -175,24 +175,29 @@ impl fmt::Display for DriverError {
                 message,
                 elicitations,
                 unusable,
-            } => match (elicitations.len(), *unusable) {
-                (0, 0) => write!(
-                    f,
-                    "The server needs web page(s) completed before this call can proceed, but named none: {message}."
-                ),
-                (0, bad) => write!(
-                    f,
-                    "The server needs web page(s) completed before this call can proceed, but none of the {bad} it named could be read: {message}."
-                ),
-                (n, 0) => write!(
-                    f,
-                    "The server needs {n} web page(s) completed before this call can proceed: {message}."
-                ),
-                (n, bad) => write!(
-                    f,
-                    "The server needs {n} web page(s) completed before this call can proceed ({bad} more could not be read and are left out): {message}."
-                ),
-            },
+            } => {
+                let message = for_a_person(message, codes::URL_ELICITATION_REQUIRED);
+                match (elicitations.len(), *unusable) {
+                    (0, 0) => write!(
+                        f,
+                        "The server needs a web page completed before this call can proceed, but named none: {message}"
+                    ),
+                    (0, bad) => write!(
+                        f,
+                        "The server needs a web page completed before this call can proceed, but none of the {bad} it named could be read: {message}"
+                    ),
+                    (n, 0) => write!(
+                        f,
+                        "The server needs {} completed before this call can proceed: {message}",
+                        web_pages(n)
+                    ),
+                    (n, bad) => write!(
+                        f,
+                        "The server needs {} completed before this call can proceed ({bad} more could not be read and are left out): {message}",
+                        web_pages(n)
+                    ),
+                }
+            }
             DriverError::RoundsExceeded { max_rounds } => write!(
                 f,
                 "The server kept asking for more input after {max_rounds} rounds; the call was stopped."
@@ -230,6 +235,32 @@ impl fmt::Display for DriverError {
             DriverError::Sse(e) => write!(f, "{e}."),
             DriverError::Usage(m) => write!(f, "Internal client error: {m}."),
         }
+    }
+}
+
+/// "1 web page", "3 web pages".
+fn web_pages(n: usize) -> String {
+    if n == 1 {
+        "1 web page".to_owned()
+    } else {
+        format!("{n} web pages")
+    }
+}
+
+/// A server's error message as the end of one of our sentences: without the prefix the
+/// TypeScript SDK's `McpError` puts before its text ("MCP error -32042: "), and ending in
+/// exactly one full stop (none added when it ends its own sentence).
+fn for_a_person(message: &str, code: i64) -> String {
+    let prefix = format!("MCP error {code}:");
+    let text = message.trim();
+    let text = text.strip_prefix(prefix.as_str()).unwrap_or(text).trim();
+    let text = text.trim_end_matches('.');
+    if text.is_empty() {
+        "it gave no reason.".to_owned()
+    } else if text.ends_with(['!', '?', '\u{2026}']) {
+        text.to_owned()
+    } else {
+        format!("{text}.")
     }
 }
 

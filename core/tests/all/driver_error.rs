@@ -46,7 +46,7 @@ fn url_elicitation_required_keeps_the_valid_entries_and_counts_the_rest() {
     assert_eq!(elicitations[2].completion_id(), None);
     assert_eq!(*unusable, 4);
     let text = error.to_string();
-    assert!(text.contains("needs 3 web page(s)"), "{text}");
+    assert!(text.contains("needs 3 web pages completed"), "{text}");
     assert!(text.contains("4 more could not be read"), "{text}");
 }
 
@@ -77,7 +77,41 @@ fn url_elicitation_required_says_when_no_page_is_usable() {
     );
     assert!(all_good
         .to_string()
-        .contains("needs 1 web page(s) completed before this call can proceed: "));
+        .contains("needs 1 web page completed before this call can proceed: "));
+}
+
+/// The TypeScript SDK's servers send -32042 with their `McpError` text, which starts with
+/// "MCP error -32042: " and ends with a period: a person reads neither the prefix, nor a
+/// "(s)", nor a doubled period.
+#[test]
+fn url_elicitation_required_reads_for_a_person() {
+    let page = json!({"mode":"url","message":"m","url":"https://a.example/","elicitationId":"a"});
+    let sdk = |message: &str, pages: Value| {
+        DriverError::from_rpc(ErrorObject {
+            code: -32042,
+            message: message.into(),
+            data: Some(json!({ "elicitations": pages })),
+        })
+        .to_string()
+    };
+    assert_eq!(
+        sdk(
+            "MCP error -32042: This request requires browser-based authorization.",
+            json!([page.clone()])
+        ),
+        "The server needs 1 web page completed before this call can proceed: \
+         This request requires browser-based authorization."
+    );
+    assert_eq!(
+        sdk("Open these", json!([page.clone(), page.clone()])),
+        "The server needs 2 web pages completed before this call can proceed: Open these."
+    );
+    let none = sdk("MCP error -32042: Sign in first!", json!([]));
+    assert!(
+        !none.contains("(s)") && !none.contains("MCP error"),
+        "{none}"
+    );
+    assert!(none.ends_with("Sign in first!"), "{none}");
 }
 
 fn http(status: u16) -> DriverError {

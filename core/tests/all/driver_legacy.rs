@@ -237,7 +237,7 @@ fn url_elicitation_required_error_is_surfaced_with_its_elicitations() {
         panic!("{error:?}")
     };
     assert_eq!(elicitations[0].elicitation_id, "vault-v");
-    assert!(error.to_string().contains("1 web page(s)"));
+    assert!(error.to_string().contains("1 web page completed"));
 }
 
 #[test]
