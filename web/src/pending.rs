@@ -52,6 +52,9 @@ pub struct Pending {
     /// after the call ended must not make the card look answerable again. Reference-counted,
     /// as `status` is.
     pub retired: ArcRwSignal<Option<String>>,
+    /// The call that asked has returned ([`ClientEvent::CallEnded`]): an opened URL card
+    /// says so instead of waiting for the server. Reference-counted, as `status` is.
+    pub call_ended: ArcRwSignal<bool>,
 }
 
 impl Pending {
@@ -289,6 +292,7 @@ impl PendingRequests {
                     status: ArcRwSignal::new(SendStatus::Idle),
                     server,
                     retired: ArcRwSignal::new(None),
+                    call_ended: ArcRwSignal::new(false),
                 };
                 let mut added = Ok(());
                 self.items.update(|cards| added = cards.add(card));
@@ -337,6 +341,15 @@ impl PendingRequests {
                     }
                     done.insert(elicitation_id);
                 })
+            }
+            ClientEvent::CallEnded { id } => {
+                let ended = self
+                    .items
+                    .try_with_untracked(|cards| cards.get(&id).map(|card| card.call_ended.clone()))
+                    .flatten();
+                if let Some(ended) = ended {
+                    ended.set(true);
+                }
             }
             ClientEvent::Notice(text) => self.notice.set(Some(text)),
             ClientEvent::Server(identity) => server.set(Some(identity)),
@@ -461,6 +474,7 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
                         None => status.get(),
                     });
                     let server = p.server.clone();
+                    let call_ended = p.call_ended.clone();
                     view! {
                         <ElicitationView
                             key=p.key.clone()
@@ -469,6 +483,7 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
                             status=shown
                             completed=Signal::from(requests.completed)
                             server=Signal::derive(move || server.get())
+                            call_ended=Signal::derive(move || call_ended.get())
                         />
                     }
                 }

@@ -36,6 +36,11 @@ pub enum ClientEvent {
     Retired { id: String, reason: String },
     /// The server says the URL-mode elicitation `elicitation_id` is complete.
     Completed { elicitation_id: String },
+    /// The call that asked the elicitation `id` has returned its result. An opened URL card
+    /// says so instead of waiting for the server: many servers never send
+    /// `notifications/elicitation/complete` once their call has its answer. A completion
+    /// that comes later still marks it complete.
+    CallEnded { id: String },
     /// A line for the connection status (e.g. "session expired; connected again").
     Notice(String),
     /// Who this connection's requests come from: every card shows it (the spec's MUST:

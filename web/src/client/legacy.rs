@@ -16,6 +16,7 @@
 //! [`AutomaticReplies`], the host's sampling handler by [`MAX_SAMPLING_IN_FLIGHT`].
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use mcp_elicit::driver::http::failure_from_http;
@@ -95,6 +96,9 @@ struct Inner {
     closed: Cell<bool>,
     /// Numbers the -32042 cards whose `elicitationId` is absent.
     url_required_cards: Cell<u64>,
+    /// The cards each running call showed: once it returns, an opened URL card among them
+    /// stops waiting for a completion the server may never send ([`ClientEvent::CallEnded`]).
+    run_cards: RefCell<HashMap<RunId, Vec<String>>>,
     /// The page-wide number ([`route::next_session`]) of the session begun last: it moves when
     /// a handshake begins, so from then on no card of an earlier session is answered here,
     /// and requests that all met the same expired session renew it once between them.
@@ -123,6 +127,7 @@ impl LegacySession {
                 posts: AbortController::new().ok(),
                 closed: Cell::new(false),
                 url_required_cards: Cell::new(0),
+                run_cards: RefCell::new(HashMap::new()),
                 epoch: Cell::new(0),
                 handshaken: Cell::new(false),
                 renewal: futures::lock::Mutex::new(()),
@@ -295,6 +300,12 @@ impl LegacySession {
              call was made before that call was made again, so your answer was not sent.",
         );
         let outcome = self.request_in_session(Outgoing::Call { call, run }).await;
+        let shown = self.inner.run_cards.borrow_mut().remove(&run);
+        if outcome.is_ok() && !self.inner.closed.get() {
+            for id in shown.unwrap_or_default() {
+                (self.inner.sink)(ClientEvent::CallEnded { id });
+            }
+        }
         let expired = self.inner.book.borrow_mut().finish_run(run);
         self.say_expired(
             expired,
@@ -492,6 +503,15 @@ impl LegacySession {
             .book
             .borrow_mut()
             .arrive(epoch, id.clone(), params.clone(), run);
+        if let (Some(run), Arrival::Show { route } | Arrival::Replay { route, .. }) =
+            (run, &arrival)
+        {
+            let mut runs = self.inner.run_cards.borrow_mut();
+            let shown = runs.entry(run).or_default();
+            if !shown.contains(route) && shown.len() < MAX_PENDING_CARDS {
+                shown.push(route.clone());
+            }
+        }
         match arrival {
             Arrival::Show { route } => (self.inner.sink)(ClientEvent::Elicit {
                 id: route,

@@ -49,7 +49,7 @@ use web_sys::{AbortController, AbortSignal};
 
 use super::config::{ClientConfig, SamplingHandler};
 use super::endpoint::Endpoint;
-use super::events::{ClientError, ClientEvent, EventSink};
+use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
 use super::exchange::{self, Messages};
 use super::route;
 use crate::transport::{sleep, TransportError};
@@ -227,9 +227,17 @@ impl ModernSession {
         let limits = self.call_limits;
         let first = self.exchange(call, limits).await?;
         let mut next = self.advance(call, first, limits).await?;
+        // The cards this call showed: once it returns, an opened URL card among them stops
+        // waiting for a completion the server may never send.
+        let mut shown: Vec<String> = Vec::new();
         loop {
             let (elicitations, withdrawn) = match next {
-                Next::Done(result) => return Ok(result),
+                Next::Done(result) => {
+                    for id in shown {
+                        (self.sink)(ClientEvent::CallEnded { id });
+                    }
+                    return Ok(result);
+                }
                 Next::Ask(elicitations, withdrawn) => (elicitations, withdrawn),
             };
             // Cards of an earlier round whose key this round no longer carries (a URL card
@@ -254,8 +262,12 @@ impl ModernSession {
                 },
             );
             for pending in elicitations {
+                let id = route::call_card(number, &pending.key);
+                if !shown.contains(&id) && shown.len() < MAX_PENDING_CARDS {
+                    shown.push(id.clone());
+                }
                 (self.sink)(ClientEvent::Elicit {
-                    id: route::call_card(number, &pending.key),
+                    id,
                     key: pending.key,
                     params: pending.params,
                 });

@@ -60,6 +60,9 @@ pub fn ElicitationView(
     /// Who is asking: shown in the card when given (the app and the host API always do).
     #[prop(optional, into)]
     server: MaybeProp<ServerIdentity>,
+    /// The call that asked has returned: an opened URL card stops waiting and says so.
+    #[prop(optional, into)]
+    call_ended: Option<Signal<bool>>,
 ) -> impl IntoView {
     let status = status.unwrap_or_else(|| Signal::stored(SendStatus::Idle));
     // Set once the user has answered; undone by a failed send so they can answer again.
@@ -92,7 +95,7 @@ pub fn ElicitationView(
                 <section class="mce-elicitation" part="card" data-elicitation=key data-mode="url" data-state=data_state aria-labelledby=label_id>
                     {requesting_server(server)}
                     <p class="mce-message" part="message" id=msg_id>{message}</p>
-                    <UrlCard params=url on_answer=answer state=card status=status completed=completed.unwrap_or_else(|| Signal::stored(HashSet::new())) />
+                    <UrlCard params=url on_answer=answer state=card status=status completed=completed.unwrap_or_else(|| Signal::stored(HashSet::new())) call_ended=call_ended.unwrap_or_else(|| Signal::stored(false)) />
                 </section>
             }
             .into_any()

@@ -63,6 +63,7 @@
 //! | `completed` | `Signal<HashSet<String>>`, optional | `elicitationId`s of `notifications/elicitation/complete`: ends a URL card's wait |
 //! | `autofocus` | `bool`, default `true` | Focus the first field on mount |
 //! | `server` | `ServerIdentity` or a signal of one, optional | Who asks, shown as `[data-testid=requesting-server]`; the spec wants the person to see it, so pass it |
+//! | `call_ended` | `Signal<bool>`, optional | The call that asked has returned: an opened URL card says so instead of waiting for the server (its `data-state` stays `waiting`: a completion may still come) |
 //!
 //! A form with no fields (a bare confirmation) names its primary button **Confirm**; forms
 //! with fields keep **Submit**. A form card says under who is asking, in one quiet line

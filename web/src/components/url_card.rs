@@ -48,6 +48,7 @@ pub fn UrlCard(
     state: RwSignal<CardState>,
     #[prop(optional, into)] status: Option<Signal<SendStatus>>,
     #[prop(optional, into)] completed: Option<Signal<std::collections::HashSet<String>>>,
+    #[prop(optional, into)] call_ended: Option<Signal<bool>>,
 ) -> impl IntoView {
     let status = status.unwrap_or_else(|| Signal::stored(SendStatus::Idle));
     let id = params.elicitation_id.clone();
@@ -61,6 +62,7 @@ pub fn UrlCard(
             }
         });
     }
+    let call_ended = call_ended.unwrap_or_else(|| Signal::stored(false));
     let busy =
         Signal::derive(move || matches!(status.get(), SendStatus::Sending | SendStatus::Gone(_)));
     let gone = Signal::derive(move || matches!(status.get(), SendStatus::Gone(_)));
@@ -149,6 +151,18 @@ pub fn UrlCard(
                                 "Open in new tab"
                             </button>
                             {decline_cancel()}
+                        </div>
+                    }.into_any(),
+                    // The call that asked has returned: nothing waits for the site any more
+                    // (many servers never confirm then). The state stays `waiting`, as the
+                    // DOM contract says, since a completion may still come.
+                    CardState::Waiting if call_ended.get() => view! {
+                        <p class="mce-waiting mce-call-ended" role="status" data-call-ended="">
+                            "Opened in a new tab. The call that asked for this has finished; \
+                             the server has not confirmed this step, and may still."
+                        </p>
+                        <div class="mce-actions" part="actions">
+                            <button type="button" part="button" on:click=move |_| state.set(CardState::Dismissed)>"Dismiss"</button>
                         </div>
                     }.into_any(),
                     CardState::Waiting => view! {

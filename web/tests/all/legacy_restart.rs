@@ -25,9 +25,11 @@ use wasm_bindgen_test::*;
 /// `notifications/initialized` fails with 503 while `failInitialized` is set.
 /// Each `tools/call` gets an SSE stream that asks one question (message `Q {q}`, `q` the
 /// call's argument) under the next server id, and stays open. Answers are taken (202), or refused with 503
-/// while `failAnswers` is set. `restart()` forgets the session and the ids.
+/// while `failAnswers` is set. `restart()` forgets the session and the ids. With
+/// `finishOnAnswer` set, a taken answer also ends its call: the stream carries the call's
+/// result and closes.
 const FAKE_SERVER: &str = r#"
-const fake = { session: 1, nextId: 0, failAnswers: false, failInitialized: false, posts: [], streams: [] };
+const fake = { session: 1, nextId: 0, failAnswers: false, failInitialized: false, finishOnAnswer: false, posts: [], streams: [], asked: {} };
 fake.restart = () => {
   fake.session += 1; fake.nextId = 0;
   for (const c of fake.streams) { try { c.error(new TypeError('server went away')); } catch (e) {} }
@@ -54,6 +56,12 @@ return async (request, reply) => {
     return new Response(null, { status: 503 });
   }
   if (!('method' in msg)) {
+    const asked = fake.asked[msg.id];
+    if (!fake.failAnswers && fake.finishOnAnswer && asked) {
+      delete fake.asked[msg.id];
+      asked.c.enqueue(sse({ jsonrpc: '2.0', id: asked.call, result: { content: [], isError: false } }));
+      asked.c.close();
+    }
     return new Response(null, { status: fake.failAnswers ? 503 : 202 });
   }
   if (msg.method !== 'tools/call') return new Response(null, { status: 202 });
@@ -62,6 +70,7 @@ return async (request, reply) => {
     requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } };
   const body = new ReadableStream({ start(c) {
     fake.streams.push(c);
+    fake.asked[id] = { c, call: msg.id };
     c.enqueue(sse({ jsonrpc: '2.0', id, method: 'elicitation/create', params }));
   } });
   return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
@@ -117,6 +126,8 @@ struct Seen {
     cards: Vec<(String, String)>,
     answered: Vec<String>,
     failed: Vec<(String, String)>,
+    /// Cards whose call returned ([`ClientEvent::CallEnded`]).
+    ended: Vec<String>,
 }
 
 async fn connect() -> (LegacySession, Rc<RefCell<Seen>>) {
@@ -130,6 +141,7 @@ async fn connect() -> (LegacySession, Rc<RefCell<Seen>>) {
             .push((id, params.message().to_owned())),
         ClientEvent::Answered { id } => log.borrow_mut().answered.push(id),
         ClientEvent::AnswerFailed { id, reason } => log.borrow_mut().failed.push((id, reason)),
+        ClientEvent::CallEnded { id } => log.borrow_mut().ended.push(id),
         _ => {}
     });
     let config = ClientConfig::new("http://fake.invalid/mcp", ProtocolChoice::Legacy);
@@ -355,4 +367,33 @@ async fn a_call_request_without_a_name_is_refused_in_words() {
 fn posts_count() -> u32 {
     let posts = Reflect::get(&fake(), &"posts".into()).expect("posts");
     js_sys::Array::from(&posts).length()
+}
+
+/// Once a call returns its result, the session says so for each card it showed
+/// ([`ClientEvent::CallEnded`]): an opened URL card stops waiting for a completion the
+/// server may never send. A call still running says nothing.
+#[wasm_bindgen_test]
+async fn a_call_that_returns_says_so_for_its_cards() {
+    let (session, seen) = connect().await;
+    Reflect::set(&fake(), &"finishOnAnswer".into(), &true.into()).expect("set");
+    let done = Rc::new(RefCell::new(None));
+    {
+        let (session, done) = (session.clone(), done.clone());
+        let call = tool_call("a", "a");
+        wasm_bindgen_futures::spawn_local(async move {
+            *done.borrow_mut() = Some(session.call(&call).await.is_ok());
+        });
+    }
+    call(&session, "b", "b");
+    settle().await;
+    let a = card_of(&seen, "Q a");
+    card_of(&seen, "Q b");
+    assert_eq!(seen.borrow().ended, Vec::<String>::new(), "the calls run");
+    session
+        .answer(&a, yes())
+        .await
+        .unwrap_or_else(|e| panic!("the answer: {e}"));
+    until("the call's result", || done.borrow().is_some()).await;
+    assert_eq!(*done.borrow(), Some(true));
+    assert_eq!(seen.borrow().ended, vec![a], "only the call that returned");
 }

@@ -364,3 +364,37 @@ async fn a_call_that_fails_retires_its_cards_in_words() {
     assert_eq!(retired[0].0, id);
     assert!(retired[0].1.contains("No notes today"), "{retired:?}");
 }
+
+/// Once the call returns its result, the session says so for each card it showed
+/// ([`ClientEvent::CallEnded`]): an opened URL card stops waiting for a completion the
+/// server may never send.
+#[wasm_bindgen_test]
+async fn a_call_that_returns_says_so_for_its_cards() {
+    install_fake();
+    run_js("window.__rounds.mode = 'state'; window.__rounds.failed['noted:tea'] = true;");
+    let (session, events, outcome) = start(Rc::default(), Rc::default());
+    until("the card", || elicited(&events).is_some()).await;
+    let id = elicited(&events).unwrap_or_default();
+    let ended = |events: &Events| -> Vec<String> {
+        events
+            .borrow()
+            .iter()
+            .filter_map(|e| match e {
+                ClientEvent::CallEnded { id } => Some(id.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(ended(&events).is_empty(), "the call runs");
+    session
+        .answer(&id, note("tea"))
+        .await
+        .unwrap_or_else(|e| panic!("the answer: {e}"));
+    until("the result", || outcome.borrow().is_some()).await;
+    assert!(
+        matches!(*outcome.borrow(), Some(Ok(_))),
+        "{:?}",
+        outcome.borrow()
+    );
+    assert_eq!(ended(&events), vec![id]);
+}

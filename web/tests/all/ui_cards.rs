@@ -366,3 +366,60 @@ async fn a_round_s_cards_are_answered_each_on_its_own_and_a_key_asked_again_is_f
     );
     assert_eq!(sent.all().len(), 2, "nothing sent for the new card yet");
 }
+
+/// After Open, a URL card waits for the server's completion; many servers send none once
+/// their call has its answer. When the call that asked has returned, the card says so
+/// instead of "Waiting for the server…", whether the call returned before or after the
+/// click. Its `data-state` stays `waiting` (the DOM contract's), and a completion that
+/// comes later still marks it complete.
+#[wasm_bindgen_test]
+async fn an_opened_url_card_says_when_its_call_has_returned() {
+    let sent = Sent::default();
+    let (root, _h, requests) = mount_list(&sent);
+    let sink = requests.sink();
+    for id in ["after", "before"] {
+        sink(ClientEvent::Elicit {
+            id: id.to_owned(),
+            key: id.to_owned(),
+            params: params(json!({"mode": "url", "message": "Sign in there",
+                "url": format!("https://auth.example/{id}"), "elicitationId": id})),
+        });
+    }
+    tick().await;
+    let all = q_all(&root, "[data-elicitation]");
+    assert_eq!(all.len(), 2);
+    let state = |card: &web_sys::Element| card.get_attribute("data-state").unwrap_or_default();
+    let said = |card: &web_sys::Element| card.text_content().unwrap_or_default();
+
+    // The call returns after the click.
+    button(&all[0], "Open in new tab").click();
+    tick().await;
+    assert_eq!(state(&all[0]), "waiting");
+    assert!(
+        said(&all[0]).contains("Waiting for the server"),
+        "{}",
+        said(&all[0])
+    );
+    sink(ClientEvent::CallEnded { id: "after".into() });
+    tick().await;
+    assert_eq!(state(&all[0]), "waiting", "a completion may still come");
+    assert!(said(&all[0]).contains("has finished"), "{}", said(&all[0]));
+    assert!(!said(&all[0]).contains("Waiting for"), "{}", said(&all[0]));
+    sink(ClientEvent::Completed {
+        elicitation_id: "after".into(),
+    });
+    tick().await;
+    assert_eq!(state(&all[0]), "complete");
+
+    // The call returned before the click: after Open, the card says so at once.
+    sink(ClientEvent::CallEnded {
+        id: "before".into(),
+    });
+    tick().await;
+    assert_eq!(state(&all[1]), "pending", "nothing to say before Open");
+    assert!(!said(&all[1]).contains("has finished"), "{}", said(&all[1]));
+    button(&all[1], "Open in new tab").click();
+    tick().await;
+    assert!(said(&all[1]).contains("has finished"), "{}", said(&all[1]));
+    assert!(!said(&all[1]).contains("Waiting for"), "{}", said(&all[1]));
+}
