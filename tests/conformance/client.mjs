@@ -131,13 +131,15 @@ function firstLine(err) {
   return String(err?.message ?? err).split("\n")[0];
 }
 
-// An elicitation card waiting for the person, answered: Submit on a form, Open on a URL.
+// An elicitation card waiting for the person, answered: Submit on a form (Confirm on a
+// form without fields), Open on a URL.
 async function answerElicitation(page, answered) {
   const card = page.locator('[data-elicitation][data-state="pending"]').first();
   if ((await card.count()) === 0) return false;
   const mode = await card.getAttribute("data-mode", { timeout: CLICK_TIMEOUT_MS });
   const key = await card.getAttribute("data-elicitation", { timeout: CLICK_TIMEOUT_MS });
-  const button = mode === "url" ? "Open in new tab" : "Submit";
+  const fields = mode === "url" ? 0 : await card.locator("[part~=field]").count();
+  const button = mode === "url" ? "Open in new tab" : fields === 0 ? "Confirm" : "Submit";
   await card.getByRole("button", { name: button, exact: true }).click({ timeout: CLICK_TIMEOUT_MS });
   answered.push(`${mode}:${key}`);
   log(`answered a ${mode} card (${key}) with ${button}`);
