@@ -63,9 +63,9 @@ use super::DriverError;
 use crate::wire::jsonrpc::{error_body, notification_body, request_body, result_body};
 use crate::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
 use crate::wire::{
-    codes, from_raw, parse_message, Call, ClientCapabilities, ElicitRequestParams, ElicitResult,
-    ElicitationComplete, ErrorObject, Implementation, Incoming, InitializeResult, ListRootsResult,
-    RequestId, Root,
+    codes, from_raw, parse_message, Call, CallParams, ClientCapabilities, ElicitRequestParams,
+    ElicitResult, ElicitationComplete, ErrorObject, Implementation, Incoming, InitializeResult,
+    ListRootsResult, RequestId, Root,
 };
 
 /// Method names the session handles itself.
@@ -337,7 +337,41 @@ impl LegacySession {
 
     /// The request that makes `call` in the session, as [`request`](Self::request).
     pub fn call(&mut self, call: &Call) -> Result<(RequestId, HttpRequest), DriverError> {
-        self.send_request(call.method(), Some(&call.params()))
+        self.call_tracked(call, None)
+    }
+
+    /// [`call`](Self::call), with `progress_token` (from
+    /// [`ProgressBook::start`](super::progress::ProgressBook::start)) in
+    /// `params._meta.progressToken`, so the server may report the call's progress.
+    pub fn call_tracked(
+        &mut self,
+        call: &Call,
+        progress_token: Option<&str>,
+    ) -> Result<(RequestId, HttpRequest), DriverError> {
+        let params = TrackedParams {
+            call: call.params(),
+            meta: progress_token.map(|progress_token| ProgressMeta { progress_token }),
+        };
+        self.send_request(call.method(), Some(&params))
+    }
+
+    /// Stops our request `id`: the `notifications/cancelled` to POST (the request id and
+    /// `reason`, cut to [`MAX_WITHDRAWN_REASON_CHARS`]), after which the caller closes the
+    /// request's stream. The request is forgotten: a late answer to it is
+    /// [`LegacyEvent::Ignored`]. `None` when `id` is not a request of this session still in
+    /// flight (the spec lets only those be cancelled, and never `initialize`): nothing to
+    /// send.
+    pub fn cancel(&mut self, id: &RequestId, reason: &str) -> Option<HttpRequest> {
+        let Phase::Ready(session) = &mut self.phase else {
+            return None;
+        };
+        session.pending.remove(id)?;
+        let params = CancelParams {
+            request_id: id,
+            reason: cut_reason(reason),
+        };
+        let body = notification_body(methods::CANCELLED, Some(&params)).ok()?;
+        Some(self.with_session(HttpRequest::post(body)))
     }
 
     fn send_request<P: serde::Serialize>(
@@ -734,6 +768,30 @@ struct Cancelled {
     request_id: RequestId,
     #[serde(default)]
     reason: Option<String>,
+}
+
+/// The params of a call that may carry a progress token in `_meta`.
+#[derive(serde::Serialize)]
+struct TrackedParams<'a> {
+    #[serde(flatten)]
+    call: CallParams<'a>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<ProgressMeta<'a>>,
+}
+
+/// `_meta` with the call's progress token.
+#[derive(serde::Serialize)]
+struct ProgressMeta<'a> {
+    #[serde(rename = "progressToken")]
+    progress_token: &'a str,
+}
+
+/// The params of the `notifications/cancelled` we send.
+#[derive(serde::Serialize)]
+struct CancelParams<'a> {
+    #[serde(rename = "requestId")]
+    request_id: &'a RequestId,
+    reason: String,
 }
 
 /// `reason` trimmed, and cut to [`MAX_WITHDRAWN_REASON_CHARS`] characters (then ending `…`).

@@ -12,6 +12,8 @@
 //! - [`legacy`]: a 2025-11-25 session: handshake, session headers, routing of
 //!   everything that arrives on POST and GET streams.
 //! - [`era`]: Auto mode's decision between the two, the way the SDK makes it.
+//! - [`progress`]: the progress tokens of our calls and their `notifications/progress`,
+//!   made harmless and coalesced.
 //! - [`headers`]: `Mcp-Name` / `Mcp-Param-*` header values, encoded like the SDK.
 
 pub mod era;
@@ -20,6 +22,7 @@ pub mod headers;
 pub mod http;
 pub mod legacy;
 pub mod modern;
+pub mod progress;
 
 pub use error::DriverError;
 pub use http::{HttpMethod, HttpRequest};

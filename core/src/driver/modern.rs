@@ -277,6 +277,17 @@ pub struct ModernCall {
     /// The elicitation keys of the latest round asked of the person, to tell which of them
     /// a later round withdrew ([`ModernStep::InputNeeded`]'s `withdrawn`).
     asked_before: Vec<String>,
+    /// Sent in every round's `_meta.progressToken` (see [`super::progress`]).
+    progress_token: Option<String>,
+}
+
+/// A round's `_meta`: the envelope, and the call's progress token when it has one.
+#[derive(Serialize)]
+struct RoundMeta<'a> {
+    #[serde(flatten)]
+    envelope: RequestMeta,
+    #[serde(rename = "progressToken", skip_serializing_if = "Option::is_none")]
+    progress_token: Option<&'a str>,
 }
 
 /// A round's params: the call's own, then what the modern era adds.
@@ -289,7 +300,7 @@ struct Params<'a> {
     #[serde(rename = "requestState", skip_serializing_if = "Option::is_none")]
     request_state: Option<&'a RawValue>,
     #[serde(rename = "_meta")]
-    meta: RequestMeta,
+    meta: RoundMeta<'a>,
 }
 
 impl ModernCall {
@@ -305,7 +316,23 @@ impl ModernCall {
             backoff_ms: BACKOFF_INITIAL_MS,
             round: Round::default(),
             asked_before: Vec::new(),
+            progress_token: None,
         }
+    }
+
+    /// The call with `token` (from [`ProgressBook::start`](super::progress::ProgressBook::start))
+    /// in every round's `_meta.progressToken`, so the server may report its progress.
+    pub fn with_progress_token(mut self, token: Option<String>) -> Self {
+        self.progress_token = token;
+        self
+    }
+
+    /// The person stopped the call. The 2026-07-28 revision's Streamable HTTP signal is the
+    /// stream's end: the caller aborts the request in flight (no `notifications/cancelled`
+    /// is sent; none is expected). The call is finished: it sends nothing more, and a late
+    /// message is [`ModernStep::Ignored`], an answer to its cards an error.
+    pub fn cancel(&mut self) {
+        self.phase = Phase::Done;
     }
 
     /// The next id this call will use (so a caller sharing an id space can continue after it).
@@ -360,7 +387,10 @@ impl ModernCall {
             call: self.call.params(),
             input_responses: (!self.round.responses.is_empty()).then_some(&self.round.responses),
             request_state: self.round.request_state.as_deref(),
-            meta: self.config.request_meta(),
+            meta: RoundMeta {
+                envelope: self.config.request_meta(),
+                progress_token: self.progress_token.as_deref(),
+            },
         };
         let method = self.call.method();
         let body = request_body(&id, method, Some(&params))?;

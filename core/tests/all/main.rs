@@ -19,6 +19,7 @@ mod driver_headers;
 mod driver_headers_sdk;
 mod driver_legacy;
 mod driver_modern;
+mod driver_progress;
 mod hostile_wasm;
 mod js_api_wasm;
 mod js_boundary_wasm;
