@@ -1152,6 +1152,13 @@ impl Elicitations {
         Some(route)
     }
 
+    /// Whether the card of request `id` on the session of handshake `epoch` still waits
+    /// for the person (not answered, withdrawn or lost): a host's timeout does not run
+    /// while it does.
+    pub fn is_waiting(&self, epoch: u64, id: &RequestId) -> bool {
+        self.by_wire.contains_key(&(epoch, id.clone()))
+    }
+
     /// The server took the answer to the card `route`: it goes.
     pub fn delivered(&mut self, route: &str) {
         if let Some(card) = self.cards.remove(route) {

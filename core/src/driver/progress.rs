@@ -117,6 +117,12 @@ impl ProgressBook {
         token
     }
 
+    /// Follows `token`, one the caller made unique itself (a page-wide call number: calls
+    /// of several books may share a session, and each must see only its own progress).
+    pub fn follow(&mut self, token: String) {
+        self.calls.entry(token).or_default();
+    }
+
     /// The call of `token` ended: it is forgotten, with any update not taken.
     pub fn finish(&mut self, token: &str) {
         self.calls.remove(token);

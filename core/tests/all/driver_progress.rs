@@ -279,3 +279,43 @@ fn a_stopped_modern_call_sends_nothing_more_and_ignores_late_messages() {
     assert!(call.request().is_err());
     assert!(call.answer("k", ElicitResult::cancel()).is_err());
 }
+
+#[test]
+fn a_token_the_caller_made_is_followed_like_one_of_ours() {
+    let mut book = ProgressBook::new();
+    book.follow("page-wide-42".into());
+    assert!(book
+        .on_message(&note("page-wide-42", r#","progress":1"#))
+        .is_some());
+    assert_eq!(book.take("page-wide-42").map(|p| p.progress), Some(1.0));
+    // Another book's token is not this book's.
+    assert_eq!(
+        book.on_message(&note("page-wide-43", r#","progress":1"#)),
+        None
+    );
+}
+
+#[test]
+fn a_card_waits_until_it_is_answered_or_withdrawn() {
+    use mcp_elicit::driver::legacy::{Arrival, Elicitations};
+    use mcp_elicit::wire::ElicitRequestParams;
+    let params: ElicitRequestParams = serde_json::from_str(
+        r#"{"message":"Sure?","requestedSchema":{"type":"object","properties":{}}}"#,
+    )
+    .unwrap();
+    let mut book = Elicitations::new(8);
+    let (run, _) = book.start_run(&tool());
+    let Arrival::Show { route } = book.arrive(1, RequestId::Number(3), params.clone(), Some(run))
+    else {
+        panic!("no card")
+    };
+    assert!(book.is_waiting(1, &RequestId::Number(3)));
+    assert!(!book.is_waiting(2, &RequestId::Number(3)));
+    book.delivered(&route);
+    assert!(!book.is_waiting(1, &RequestId::Number(3)));
+    let Arrival::Show { .. } = book.arrive(1, RequestId::Number(4), params, Some(run)) else {
+        panic!("no card")
+    };
+    assert!(book.withdraw(1, &RequestId::Number(4)).is_some());
+    assert!(!book.is_waiting(1, &RequestId::Number(4)));
+}
