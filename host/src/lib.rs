@@ -35,6 +35,13 @@
 //! await client.callTool("delete_folder", { path: "/tmp/project" }); // CallToolResult
 //! await client.getPrompt("trip_brief", { city: "Oslo" });           // GetPromptResult
 //! await client.readResource("notes://groceries");                  // ReadResourceResult
+//! // Each of the three takes options: progress, Stop, and a timeout (see `long_call`).
+//! const stop = new AbortController();
+//! await client.callTool("slow_count", { n: 5 }, {
+//!   signal: stop.signal,                  // stop.abort(): rejects "… the call was stopped"
+//!   onProgress: ({ progress, total, message }) => {}, // at most once a frame
+//!   timeoutMs: 60000, resetOnProgress: true, // time a card waits for the person not counted
+//! });
 //! await client.close();
 //! ```
 //!
@@ -42,8 +49,11 @@
 //! demo app's; a card whose answer could not be delivered keeps what was typed and resends
 //! on Submit.
 
+mod long_call;
 mod on_elicitation;
 mod options;
+
+pub use long_call::{MAX_TIMEOUT_MS, STOPPED};
 
 pub use on_elicitation::{HANDLER_TIMEOUT_MS, MAX_HANDLER_CALLS_IN_FLIGHT};
 
@@ -293,11 +303,17 @@ impl McpClient {
     /// The modern era's `Mcp-Param-*` headers need the tool's schema: it comes from the
     /// latest `tools/list` (made now if there is none, or it lacks the tool).
     #[wasm_bindgen(js_name = callTool)]
-    pub fn call_tool(&self, name: String, arguments: JsValue) -> js_sys::Promise {
+    pub fn call_tool(
+        &self,
+        name: String,
+        arguments: JsValue,
+        options: Option<js_sys::Object>,
+    ) -> js_sys::Promise {
         let connection = self.connection.clone();
         let cache = self.tools.clone();
         future_to_promise(async move {
             let arguments = object_arg(arguments, "callTool's arguments")?;
+            let options = long_call::parse_options(options, "callTool").map_err(js_error)?;
             let schema = match &connection {
                 Connection::Modern(_) => input_schema(&connection, &cache, &name).await,
                 Connection::Legacy(_) => None,
@@ -308,17 +324,25 @@ impl McpClient {
             };
             let failed =
                 |e: &dyn std::fmt::Display| js_error(format!("The call to {name} failed: {e}"));
-            let raw = connection.run(call, schema).await.map_err(|e| failed(&e))?;
+            let raw = long_call::run(&connection, call, schema, options)
+                .await
+                .map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
 
     /// Promise of the prompt's `GetPromptResult`, after every elicitation it asks.
     #[wasm_bindgen(js_name = getPrompt)]
-    pub fn get_prompt(&self, name: String, arguments: JsValue) -> js_sys::Promise {
+    pub fn get_prompt(
+        &self,
+        name: String,
+        arguments: JsValue,
+        options: Option<js_sys::Object>,
+    ) -> js_sys::Promise {
         let connection = self.connection.clone();
         future_to_promise(async move {
             let arguments = object_arg(arguments, "getPrompt's arguments")?;
+            let options = long_call::parse_options(options, "getPrompt").map_err(js_error)?;
             let call = Call::Prompt {
                 name: name.clone(),
                 arguments,
@@ -326,19 +350,24 @@ impl McpClient {
             let failed = |e: &dyn std::fmt::Display| {
                 js_error(format!("Getting the prompt {name} failed: {e}"))
             };
-            let raw = connection.run(call, None).await.map_err(|e| failed(&e))?;
+            let raw = long_call::run(&connection, call, None, options)
+                .await
+                .map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
         })
     }
 
     /// Promise of the resource's `ReadResourceResult`, after every elicitation it asks.
     #[wasm_bindgen(js_name = readResource)]
-    pub fn read_resource(&self, uri: String) -> js_sys::Promise {
+    pub fn read_resource(&self, uri: String, options: Option<js_sys::Object>) -> js_sys::Promise {
         let connection = self.connection.clone();
         future_to_promise(async move {
+            let options = long_call::parse_options(options, "readResource").map_err(js_error)?;
             let call = Call::Resource { uri: uri.clone() };
             let failed = |e: &dyn std::fmt::Display| js_error(format!("Reading {uri} failed: {e}"));
-            let raw = connection.run(call, None).await.map_err(|e| failed(&e))?;
+            let raw = long_call::run(&connection, call, None, options)
+                .await
+                .map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
         })
     }

@@ -38,6 +38,7 @@ use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
 use super::exchange::{self, Messages, ANSWER_POST_TIMEOUT_MS};
 use super::resume::{is_resumable_end, Resumption};
 use super::route::{self, URL_REQUIRED_KEY_PREFIX};
+use super::watch::CallWatch;
 use crate::transport::{sleep, RawResponse, TransportError};
 
 /// Sampling requests the host's handler works on at once at most. Each is a call to an
@@ -56,7 +57,12 @@ enum Outgoing<'a> {
     /// A call that may ask the person, in its `run` of the [`Elicitations`] book: the
     /// cards its stream carries belong to it, and a lost answer waits for it to be made
     /// again.
-    Call { call: &'a Call, run: RunId },
+    /// `watch` follows its progress and what Stop has to undo.
+    Call {
+        call: &'a Call,
+        run: RunId,
+        watch: Option<&'a CallWatch>,
+    },
     /// Any other request (a listing): it asks nothing and starts no run, so it leaves the
     /// kept answers to the re-run they wait for.
     Other { method: &'a str, params: &'a Value },
@@ -290,6 +296,17 @@ impl LegacySession {
     /// Makes `call` and waits for its result, as [`request`](Self::request) does, in a run
     /// of its own: the cards its stream carries belong to it.
     pub async fn call(&self, call: &Call) -> Result<Box<RawValue>, ClientError> {
+        self.call_watched(call, None).await
+    }
+
+    /// [`call`](Self::call), followed by `watch`: the request carries its progress token,
+    /// the progress its streams carry reaches it, and it knows the request and cards
+    /// [`stop`](Self::stop) has to undo.
+    pub async fn call_watched(
+        &self,
+        call: &Call,
+        watch: Option<&CallWatch>,
+    ) -> Result<Box<RawValue>, ClientError> {
         // This run may replay the answers kept for an earlier run of the same call; those
         // kept for other calls expire now, and those it never gets to replay when it ends
         // (their cards say so).
@@ -299,7 +316,9 @@ impl LegacySession {
             "The server restarted and lost the request this answer was for, and another \
              call was made before that call was made again, so your answer was not sent.",
         );
-        let outcome = self.request_in_session(Outgoing::Call { call, run }).await;
+        let outcome = self
+            .request_in_session(Outgoing::Call { call, run, watch })
+            .await;
         let shown = self.inner.run_cards.borrow_mut().remove(&run);
         if outcome.is_ok() && !self.inner.closed.get() {
             for id in shown.unwrap_or_default() {
@@ -313,6 +332,34 @@ impl LegacySession {
              made again, but the server did not ask this again, so your answer was not sent.",
         );
         outcome
+    }
+
+    /// Whether the card of request `id` on the session of handshake `epoch` still waits.
+    pub(crate) fn is_waiting(&self, epoch: u64, id: &RequestId) -> bool {
+        self.inner.book.borrow().is_waiting(epoch, id)
+    }
+
+    /// Stops the call `watch` follows, whose future the caller dropped (which closed its
+    /// stream): `notifications/cancelled` with its request id and `reason` goes to the
+    /// server (its delivery is not checked: a failure only means the server learns it
+    /// from the closed stream, or not at all), and its cards are retired with `reason`.
+    pub async fn stop(&self, watch: &CallWatch, reason: &str) {
+        watch.set_stopped();
+        let cancel = watch
+            .take_legacy_request()
+            .and_then(|id| self.inner.machine.borrow_mut().cancel(&id, reason));
+        for (epoch, id) in watch.take_legacy_cards() {
+            let route = self.inner.book.borrow_mut().withdraw(epoch, &id);
+            if let Some(route) = route {
+                (self.inner.sink)(ClientEvent::Retired {
+                    id: route,
+                    reason: reason.to_owned(),
+                });
+            }
+        }
+        if let Some(request) = cancel {
+            let _ = self.send(&request).await;
+        }
     }
 
     /// Tells each card in `ids` that its kept answer expired, and why (`why`).
@@ -372,13 +419,21 @@ impl LegacySession {
         // The session this request is sent on: what its stream carries belongs to it.
         let epoch = self.inner.epoch.get();
         let run = what.run();
+        let watch = match what {
+            Outgoing::Call { watch, .. } => watch,
+            Outgoing::Other { .. } => None,
+        };
+        let token = watch.map(CallWatch::token);
         let (id, request) = {
             let mut machine = self.inner.machine.borrow_mut();
             match what {
-                Outgoing::Call { call, .. } => machine.call(call),
+                Outgoing::Call { call, .. } => machine.call_tracked(call, token.as_deref()),
                 Outgoing::Other { method, params } => machine.request(method, Some(params)),
             }
         }?;
+        if let Some(watch) = watch {
+            watch.set_legacy_request(Some(id.clone()));
+        }
         let mut response = self.send(&request).await?;
         if let Some(err) = self.status_failure(Some(&id), &mut response).await? {
             if let ClientError::Driver(error) = &err {
@@ -401,7 +456,13 @@ impl LegacySession {
                     _ => return Err(ended.err().unwrap_or(DriverError::NoResponse.into())),
                 },
             };
+            if let Some(watch) = watch {
+                watch.feed(&text);
+            }
             let event = self.inner.machine.borrow_mut().on_message(&text);
+            if let (Some(watch), LegacyEvent::Elicit { id: asked, .. }) = (watch, &event) {
+                watch.add_legacy_card(epoch, asked.clone());
+            }
             match event {
                 LegacyEvent::Response {
                     id: got, result, ..

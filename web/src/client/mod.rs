@@ -16,6 +16,7 @@ mod legacy;
 mod modern;
 mod resume;
 mod route;
+mod watch;
 
 use std::rc::Rc;
 
@@ -39,6 +40,7 @@ pub use exchange::Messages;
 pub use legacy::LegacySession;
 pub use modern::ModernSession;
 pub use route::URL_REQUIRED_KEY_PREFIX;
+pub use watch::CallWatch;
 
 /// Pages of a `*/list` request we follow before we stop (a server that loops its cursor).
 const MAX_LIST_PAGES: usize = 50;
@@ -214,9 +216,32 @@ impl Connection {
         call: Call,
         input_schema: Option<Value>,
     ) -> Result<Box<RawValue>, ClientError> {
+        // Every call carries a progress token, followed or not.
+        self.run_watched(call, input_schema, &CallWatch::default())
+            .await
+    }
+
+    /// [`run`](Self::run), followed by `watch` (its progress, its cards, what
+    /// [`stop`](Self::stop) undoes).
+    pub async fn run_watched(
+        &self,
+        call: Call,
+        input_schema: Option<Value>,
+        watch: &CallWatch,
+    ) -> Result<Box<RawValue>, ClientError> {
         match self {
-            Connection::Modern(s) => s.call(call, input_schema).await,
-            Connection::Legacy(s) => s.call(&call).await,
+            Connection::Modern(s) => s.call_watched(call, input_schema, Some(watch)).await,
+            Connection::Legacy(s) => s.call_watched(&call, Some(watch)).await,
+        }
+    }
+
+    /// Stops the call `watch` follows, after the caller dropped its future (which closed
+    /// its stream): legacy, `notifications/cancelled` with its request id and `reason`;
+    /// modern, the closed stream is the signal. Its cards are retired with `reason`.
+    pub async fn stop(&self, watch: &CallWatch, reason: &str) {
+        match self {
+            Connection::Modern(s) => s.stop(watch, reason),
+            Connection::Legacy(s) => s.stop(watch, reason).await,
         }
     }
 

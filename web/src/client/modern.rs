@@ -52,6 +52,7 @@ use super::endpoint::Endpoint;
 use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
 use super::exchange::{self, Messages};
 use super::route;
+use super::watch::CallWatch;
 use crate::transport::{sleep, TransportError};
 
 /// A modern-era connection: no handshake, no session; just the endpoint and our identity.
@@ -68,6 +69,9 @@ pub struct ModernSession {
     fresh_schemas: RefCell<HashMap<String, Option<Value>>>,
     /// The round each call waits on the user for, by call number.
     rounds: RefCell<HashMap<u64, PendingRound>>,
+    /// The watches of the calls running now, by call number: every message their
+    /// exchanges read is offered to each (a watch takes only its own call's progress).
+    watches: RefCell<HashMap<u64, CallWatch>>,
     /// How long the server may keep silent ([`Limits`]) in a call's own exchanges, and
     /// in those that carry a person's answers.
     call_limits: Limits,
@@ -137,6 +141,7 @@ impl ModernSession {
             closed: Cell::new(false),
             fresh_schemas: RefCell::new(HashMap::new()),
             rounds: RefCell::new(HashMap::new()),
+            watches: RefCell::new(HashMap::new()),
             call_limits: Limits::CALL,
             answer_limits: Limits::ANSWER,
         }
@@ -198,7 +203,19 @@ impl ModernSession {
     pub async fn call(
         &self,
         call: Call,
+        input_schema: Option<Value>,
+    ) -> Result<Box<RawValue>, ClientError> {
+        self.call_watched(call, input_schema, None).await
+    }
+
+    /// [`call`](Self::call), followed by `watch`: every round carries its progress token,
+    /// the progress the server reports reaches it, and it knows the cards
+    /// [`stop`](Self::stop) has to retire.
+    pub async fn call_watched(
+        &self,
+        call: Call,
         mut input_schema: Option<Value>,
+        watch: Option<&CallWatch>,
     ) -> Result<Box<RawValue>, ClientError> {
         if self.closed.get() {
             return Err(ClientError::NotConnected);
@@ -212,9 +229,15 @@ impl ModernSession {
         // route to a call of the next one.
         let number = route::next_call();
         let mut call = ModernCall::new(self.config.clone(), call, self.next_id.get())
-            .with_input_schema(input_schema);
+            .with_input_schema(input_schema)
+            .with_progress_token(watch.map(CallWatch::token));
+        if let Some(watch) = watch {
+            watch.set_modern_call(number);
+            self.watches.borrow_mut().insert(number, watch.clone());
+        }
         let outcome = self.drive(number, &mut call).await;
         self.rounds.borrow_mut().remove(&number);
+        self.watches.borrow_mut().remove(&number);
         self.next_id.set(self.next_id.get().max(call.next_id()));
         outcome
     }
@@ -272,7 +295,9 @@ impl ModernSession {
                     params: pending.params,
                 });
             }
+            self.set_asking(number, true);
             let answered = self.answer_round(call, submitted).await;
+            self.set_asking(number, false);
             self.rounds.borrow_mut().remove(&number);
             next = match answered {
                 Ok(next) => next,
@@ -491,6 +516,7 @@ impl ModernSession {
         }
         let mut messages = Messages::new(response);
         while let Some(text) = quiet.next(messages.next()).await? {
+            self.offer_progress(&text);
             match call.on_message(&text) {
                 ModernStep::Ignored => {}
                 step => return Ok(step),
@@ -499,6 +525,39 @@ impl ModernSession {
         Ok(call
             .on_body_end()
             .unwrap_or(ModernStep::Failed(DriverError::NoResponse)))
+    }
+
+    /// Offers one message to the watches of the calls running (see [`CallWatch`]).
+    fn offer_progress(&self, text: &str) {
+        let watches: Vec<CallWatch> = self.watches.borrow().values().cloned().collect();
+        for watch in watches {
+            watch.feed(text);
+        }
+    }
+
+    /// Marks whether call `number`'s round waits for the person.
+    fn set_asking(&self, number: u64, asking: bool) {
+        if let Some(watch) = self.watches.borrow().get(&number) {
+            watch.set_asking(asking);
+        }
+    }
+
+    /// Stops the call `watch` follows, whose future the caller dropped: that closed its
+    /// stream, which is the 2026-07-28 revision's cancellation signal on Streamable HTTP
+    /// (no `notifications/cancelled` is sent). Its cards are retired with `reason`.
+    pub fn stop(&self, watch: &CallWatch, reason: &str) {
+        watch.set_stopped();
+        let Some(number) = watch.modern_call() else {
+            return;
+        };
+        self.watches.borrow_mut().remove(&number);
+        let round = self.rounds.borrow_mut().remove(&number);
+        for key in round.map(|r| r.expected).unwrap_or_default() {
+            (self.sink)(ClientEvent::Retired {
+                id: route::call_card(number, &key),
+                reason: reason.to_owned(),
+            });
+        }
     }
 
     /// Records the user's answer to the card routed as `id`. The last answer of a round

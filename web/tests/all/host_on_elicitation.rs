@@ -48,7 +48,7 @@ fn get(value: &JsValue, path: &[&str]) -> JsValue {
 /// The call's result, as JSON text.
 async fn answered_without_card(kind: &str) -> String {
     let (container, client) = client(kind).await;
-    let result = JsFuture::from(client.call_tool("form".into(), JsValue::UNDEFINED))
+    let result = JsFuture::from(client.call_tool("form".into(), JsValue::UNDEFINED, None))
         .await
         .unwrap_or_else(|e| panic!("callTool rejected: {}", message_of(&e)));
     assert!(
@@ -66,7 +66,7 @@ async fn answered_without_card(kind: &str) -> String {
 /// Starts the call and waits until its card shows; returns the container's text.
 async fn card_shows(kind: &str, tool: &str) -> (web_sys::HtmlElement, McpClient) {
     let (container, client) = client(kind).await;
-    let _call = client.call_tool(tool.into(), JsValue::UNDEFINED);
+    let _call = client.call_tool(tool.into(), JsValue::UNDEFINED, None);
     for _ in 0..200 {
         if q_opt(&container, "[data-elicitation]").is_some() {
             return (container, client);

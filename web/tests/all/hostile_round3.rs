@@ -208,7 +208,7 @@ async fn two_clients_on_one_shadow_root_keep_their_own_cards() {
     let first = connect("http://asking.test/mcp", &root.clone().into(), "2026-07-28").await;
     watch(
         "first-call",
-        &first.call_tool("form".into(), JsValue::UNDEFINED),
+        &first.call_tool("form".into(), JsValue::UNDEFINED, None),
     );
     let card_in =
         |root: &web_sys::ShadowRoot| root.query_selector("[data-elicitation]").ok().flatten();
@@ -258,7 +258,7 @@ async fn a_question_the_legacy_server_withdraws_stays_inert_and_nothing_is_sent(
         "2025-11-25",
     )
     .await;
-    let _call = client.call_tool("ask".into(), JsValue::UNDEFINED);
+    let _call = client.call_tool("ask".into(), JsValue::UNDEFINED, None);
     until("the card", || {
         q_opt(&container, "[data-elicitation]").is_some()
     })
@@ -307,7 +307,10 @@ async fn a_card_whose_key_the_next_round_no_longer_carries_is_retired() {
         "2026-07-28",
     )
     .await;
-    watch("pay", &client.call_tool("pay".into(), JsValue::UNDEFINED));
+    watch(
+        "pay",
+        &client.call_tool("pay".into(), JsValue::UNDEFINED, None),
+    );
     until("the sign-in card", || {
         q_opt(&container, "[data-elicitation=login]").is_some()
     })

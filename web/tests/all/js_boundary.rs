@@ -189,21 +189,21 @@ async fn server_data_reaches_the_host_as_json_parse_gives_it() {
     let tools = resolved(client.list_tools(), "listTools").await;
     assert_eq!(like_json_parse(&tools, &format!("[{TOOL}]")), "");
     let called = resolved(
-        client.call_tool("hostile".into(), JsValue::UNDEFINED),
+        client.call_tool("hostile".into(), JsValue::UNDEFINED, None),
         "callTool",
     )
     .await;
     assert_eq!(like_json_parse(&called, &call_result()), "");
     let prompt = resolved(
-        client.get_prompt("p".into(), JsValue::UNDEFINED),
+        client.get_prompt("p".into(), JsValue::UNDEFINED, None),
         "getPrompt",
     )
     .await;
     assert_eq!(like_json_parse(&member(&prompt, "_meta"), HOSTILE), "");
-    let read = resolved(client.read_resource("r://x".into()), "readResource").await;
+    let read = resolved(client.read_resource("r://x".into(), None), "readResource").await;
     assert_eq!(like_json_parse(&member(&read, "_meta"), HOSTILE), "");
     resolved(
-        client.call_tool("sample".into(), JsValue::UNDEFINED),
+        client.call_tool("sample".into(), JsValue::UNDEFINED, None),
         "callTool with sampling",
     )
     .await;

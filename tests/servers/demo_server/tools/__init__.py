@@ -1,5 +1,6 @@
 """The demo's tools, one module per kind: `booking` (the seed tools and URL mode),
-`forms`, `client` (sampling and roots), `streams` (`--resumable`), `faults` (retries).
+`forms`, `client` (sampling and roots), `streams` (`--resumable`), `faults` (retries),
+`long` (progress and Stop).
 `TOOLS` is their order in `tools/list`."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 from .booking import book_table, confirm_deposit, delete_folder, open_vault, pay_deposit, unlock_vault
 from .client import ask_llm, list_my_roots
 from .faults import cut_note, flaky_note, slow_report
+from .long import slow_count
 from .forms import all_fields, endless_questions, plan_route, plan_trip, route_by_list, setup_account
 from .streams import confirm_deposit_after_drop, resume_after_drop
 
@@ -30,5 +32,6 @@ TOOLS = [
     flaky_note,
     cut_note,
     route_by_list,
+    slow_count,
 ]
 """Every tool but `book_in_region` (built per `--region-header`, listed after `delete_folder`)."""

@@ -1,0 +1,128 @@
+//! What a host follows of one call it makes: the progress the server reports, whether a
+//! card of the call waits for the person, and what Stop has to undo. The drivers fill it
+//! in as the call runs; [`Connection::stop`](super::Connection::stop) reads it.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use mcp_elicit::driver::progress::{Progress, ProgressBook};
+use mcp_elicit::wire::RequestId;
+
+/// One call's watch. Cheap to clone; clones share it.
+#[derive(Clone, Default)]
+pub struct CallWatch {
+    inner: Rc<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    book: RefCell<ProgressBook>,
+    token: RefCell<Option<String>>,
+    /// Called when the server reported progress not yet taken.
+    on_news: Option<Rc<dyn Fn()>>,
+    /// A legacy call's request in flight.
+    legacy_request: RefCell<Option<RequestId>>,
+    /// A legacy call's cards: (handshake epoch, the server's request id).
+    legacy_cards: RefCell<Vec<(u64, RequestId)>>,
+    /// A modern call's page-wide number.
+    modern_call: Cell<Option<u64>>,
+    /// A modern call's round waits for the person.
+    asking: Cell<bool>,
+    /// Set by Stop: the call's driver must send and show nothing more.
+    stopped: Cell<bool>,
+}
+
+impl CallWatch {
+    /// A watch whose `on_news` is called (synchronously, from the driver) each time the
+    /// server reports progress; [`take`](Self::take) then gives the latest update.
+    pub fn new(on_news: Option<Rc<dyn Fn()>>) -> Self {
+        CallWatch {
+            inner: Rc::new(Inner {
+                on_news,
+                ..Inner::default()
+            }),
+        }
+    }
+
+    /// The call's progress token, made on first use from a page-wide number, so calls on
+    /// one session never share one.
+    pub(crate) fn token(&self) -> String {
+        let mut token = self.inner.token.borrow_mut();
+        if let Some(token) = token.as_ref() {
+            return token.clone();
+        }
+        let made = format!("mcp-elicit-progress-{}", super::route::next_call());
+        self.inner.book.borrow_mut().follow(made.clone());
+        *token = Some(made.clone());
+        made
+    }
+
+    /// Reads one message of the call's streams for progress of this call.
+    pub(crate) fn feed(&self, text: &str) {
+        let news = self.inner.book.borrow_mut().on_message(text).is_some();
+        if news {
+            if let Some(on_news) = self.inner.on_news.clone() {
+                on_news();
+            }
+        }
+    }
+
+    /// The latest progress since the last take (any number of reports coalesce into it).
+    pub fn take(&self) -> Option<Progress> {
+        let token = self.inner.token.borrow().clone()?;
+        self.inner.book.borrow_mut().take(&token)
+    }
+
+    /// Whether a card of this call waits for the person now (a host's timeout is paused).
+    pub fn waiting_for_person(&self, connection: &super::Connection) -> bool {
+        if self.inner.asking.get() {
+            return true;
+        }
+        match connection {
+            super::Connection::Legacy(s) => self
+                .inner
+                .legacy_cards
+                .borrow()
+                .iter()
+                .any(|(epoch, id)| s.is_waiting(*epoch, id)),
+            super::Connection::Modern(_) => false,
+        }
+    }
+
+    /// Whether Stop was pressed.
+    pub fn is_stopped(&self) -> bool {
+        self.inner.stopped.get()
+    }
+
+    pub(crate) fn set_stopped(&self) {
+        self.inner.stopped.set(true);
+    }
+
+    pub(crate) fn set_legacy_request(&self, id: Option<RequestId>) {
+        *self.inner.legacy_request.borrow_mut() = id;
+    }
+
+    pub(crate) fn take_legacy_request(&self) -> Option<RequestId> {
+        self.inner.legacy_request.borrow_mut().take()
+    }
+
+    pub(crate) fn add_legacy_card(&self, epoch: u64, id: RequestId) {
+        self.inner.legacy_cards.borrow_mut().push((epoch, id));
+    }
+
+    pub(crate) fn take_legacy_cards(&self) -> Vec<(u64, RequestId)> {
+        std::mem::take(&mut *self.inner.legacy_cards.borrow_mut())
+    }
+
+    pub(crate) fn set_modern_call(&self, number: u64) {
+        self.inner.modern_call.set(Some(number));
+    }
+
+    pub(crate) fn modern_call(&self) -> Option<u64> {
+        self.inner.modern_call.get()
+    }
+
+    pub(crate) fn set_asking(&self, asking: bool) {
+        self.inner.asking.set(asking);
+    }
+}
