@@ -311,6 +311,9 @@ impl LegacySession {
         // kept for other calls expire now, and those it never gets to replay when it ends
         // (their cards say so).
         let (run, expired) = self.inner.book.borrow_mut().start_run(call);
+        if let Some(watch) = watch {
+            watch.set_legacy_run(Some(run));
+        }
         self.say_expired(
             expired,
             "The server restarted and lost the request this answer was for, and another \
@@ -319,6 +322,9 @@ impl LegacySession {
         let outcome = self
             .request_in_session(Outgoing::Call { call, run, watch })
             .await;
+        if let Some(watch) = watch {
+            watch.set_legacy_run(None);
+        }
         let shown = self.inner.run_cards.borrow_mut().remove(&run);
         if outcome.is_ok() && !self.inner.closed.get() {
             for id in shown.unwrap_or_default() {
@@ -348,6 +354,18 @@ impl LegacySession {
         let cancel = watch
             .take_legacy_request()
             .and_then(|id| self.inner.machine.borrow_mut().cancel(&id, reason));
+        // The run ends here, as it would have had the call ended (its kept answers expire
+        // with it: the call they waited for was stopped).
+        if let Some(run) = watch.take_legacy_run() {
+            self.inner.run_cards.borrow_mut().remove(&run);
+            let expired = self.inner.book.borrow_mut().finish_run(run);
+            for id in expired {
+                (self.inner.sink)(ClientEvent::Retired {
+                    id,
+                    reason: reason.to_owned(),
+                });
+            }
+        }
         for (epoch, id) in watch.take_legacy_cards() {
             let route = self.inner.book.borrow_mut().withdraw(epoch, &id);
             if let Some(route) = route {

@@ -5,6 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use mcp_elicit::driver::legacy::RunId;
 use mcp_elicit::driver::progress::{Progress, ProgressBook};
 use mcp_elicit::wire::RequestId;
 
@@ -22,6 +23,8 @@ struct Inner {
     on_news: Option<Rc<dyn Fn()>>,
     /// A legacy call's request in flight.
     legacy_request: RefCell<Option<RequestId>>,
+    /// A legacy call's run in the session's card book.
+    legacy_run: Cell<Option<RunId>>,
     /// A legacy call's cards: (handshake epoch, the server's request id).
     legacy_cards: RefCell<Vec<(u64, RequestId)>>,
     /// A modern call's page-wide number.
@@ -104,6 +107,14 @@ impl CallWatch {
 
     pub(crate) fn take_legacy_request(&self) -> Option<RequestId> {
         self.inner.legacy_request.borrow_mut().take()
+    }
+
+    pub(crate) fn set_legacy_run(&self, run: Option<RunId>) {
+        self.inner.legacy_run.set(run);
+    }
+
+    pub(crate) fn take_legacy_run(&self) -> Option<RunId> {
+        self.inner.legacy_run.take()
     }
 
     pub(crate) fn add_legacy_card(&self, epoch: u64, id: RequestId) {
