@@ -35,9 +35,16 @@ set -euo pipefail
 # - 2026-12-06, both lowered: `\p{..}` answered by the JS engine's RegExp instead of the
 #   core's Unicode tables, repeats found by sorting instead of B-trees, group names by
 #   ID_Start and ID_Continue (the library 244.7 -> 221.6 KB, the client 442.3 -> 422.7 KB).
+# - 2026-12-07, both raised, weighed: the library 221.1 -> 229.4 KB (none of it sign-in,
+#   which is the client's alone: withdrawn cards kept inert, a place per client, focus
+#   that stays the person's, completions per card, Confirm and the trust line, the
+#   patterns' compile budget); the client 422.6 -> 520.1 KB: sign-in about 73 KB (the
+#   core's auth::Flow, its IO and card, the Endpoint every request goes through; issue
+#   38 asked for at most 40 KB: over, and to be brought down), progress, Stop and
+#   timeouts about 14 KB, the library's growth above.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
-MAX_LIBRARY_GZIP_BYTES=225000
-MAX_CLIENT_GZIP_BYTES=426000
+MAX_LIBRARY_GZIP_BYTES=230000
+MAX_CLIENT_GZIP_BYTES=521000
 
 pkg=${1:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}
 json_out=""
