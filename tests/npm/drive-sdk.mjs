@@ -389,8 +389,9 @@ async function mcpClientFromThePackage(page) {
   await page.waitForFunction(() => window.clientChecks !== undefined);
   const c = await evaluate(page, () => window.clientChecks);
   check(same(c.exportNames, ["McpClient", "compileSchema", "compileValidator", "completeElicitation", "default",
-    "defineElements", "elicit", "elicitationHandler", "initSync", "releaseElicitation", "validateContent"]),
-  `mcp-elicit/client exports McpClient and every export of mcp-elicit: ${c.exportNames.join(", ")}`);
+    "defineElements", "elicit", "elicitationHandler", "handleOAuthCallback", "initSync", "releaseElicitation",
+    "validateContent"]),
+  `mcp-elicit/client exports McpClient, handleOAuthCallback and every export of mcp-elicit: ${c.exportNames.join(", ")}`);
   check(same(c.handlerCapabilities, { elicitation: { form: {}, url: {} } }) &&
     String(c.handlerCard).includes("From the client entry") && same(c.handlerAnswer, { action: "cancel" }),
   `mcp-elicit/client's elicitationHandler shows a card over its own wasm, dispose() cancels it: ${c.handlerCard}`);
