@@ -22,10 +22,16 @@ pub(crate) fn object(
             body.len()
         ));
     }
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => Err(format!("it is JSON {}, not an object", kind(&other))),
-        Err(_) => Err(match content_type {
+    // Read as text: `from_str` is the reader the rest of the client links already, where
+    // `from_slice` would link a second copy of it (about 4.5 KB of McpClient's wasm). A body
+    // that is not UTF-8 is not JSON either.
+    let parsed = std::str::from_utf8(body)
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(text).ok());
+    match parsed {
+        Some(Value::Object(map)) => Ok(map),
+        Some(other) => Err(format!("it is JSON {}, not an object", kind(&other))),
+        None => Err(match content_type {
             Some(ct) if !ct.to_ascii_lowercase().contains("json") => {
                 format!(
                     "it is not JSON (Content-Type: {})",

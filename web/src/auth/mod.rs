@@ -28,7 +28,7 @@ use mcp_elicit::auth::{
 use web_sys::RequestCredentials;
 
 pub use mcp_elicit::auth::MAX_AUTHORIZATIONS_PER_REQUEST;
-pub use store::{Store, MAX_REGISTRATIONS};
+pub use store::{keep_pending, take_pending, Store, MAX_REGISTRATIONS};
 
 use crate::client::ClientError;
 use crate::transport::{self, sleep, ByteStream, Fetcher, TransportError};

@@ -14,7 +14,7 @@ use mcp_elicit::auth::{
     AccessToken, ClientId, ClientSecret, CsrfState, Entropy, Grant, PkceVerifier, RefreshToken,
     Registration, TokenAuthMethod,
 };
-use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 
 use super::glue;
@@ -47,60 +47,61 @@ impl Store {
         }
     }
 
-    async fn get<T: for<'de> Deserialize<'de>>(&self, key: &str) -> Option<T> {
+    /// The JSON record kept at `key`, if there is one and it reads.
+    async fn get(&self, key: &str) -> Option<Value> {
         let text = self.op("get", key, None).await?;
         serde_json::from_str(&text).ok()
     }
 
-    async fn set<T: Serialize>(&self, key: &str, value: &T) {
-        if let Ok(text) = serde_json::to_string(value) {
-            self.op("set", key, Some(&text)).await;
-        }
+    async fn set(&self, key: &str, value: &Value) {
+        self.op("set", key, Some(&value.to_string())).await;
     }
 
     /// The grant kept for the server at `resource`.
     pub async fn grant(&self, resource: &str) -> Option<Grant> {
-        self.get::<KeptGrant>(&grant_key(resource))
-            .await
-            .map(KeptGrant::into_grant)
+        grant_of(&self.get(&grant_key(resource)).await?)
     }
 
     /// Keeps `grant` for the server at `resource` (replacing the one before).
     pub async fn keep_grant(&self, resource: &str, grant: &Grant, expires_at: Option<f64>) {
-        self.set(&grant_key(resource), &KeptGrant::of(grant, expires_at))
+        self.set(&grant_key(resource), &grant_record(grant, expires_at))
             .await;
     }
 
     /// When the kept grant for `resource` expires (`Date.now()` milliseconds), if known.
     pub async fn expiry(&self, resource: &str) -> Option<f64> {
-        self.get::<KeptGrant>(&grant_key(resource))
-            .await
-            .and_then(|g| g.expires_at)
+        let record = self.get(&grant_key(resource)).await?;
+        grant_of(&record)?;
+        record.get("expires_at")?.as_f64()
     }
 
     /// Every registration kept, each for its own issuer (the flow uses only the one of
     /// the issuer it signs in at).
     pub async fn registrations(&self) -> Vec<Registration> {
-        let kept: Vec<(String, KeptRegistration)> =
-            self.get(&clients_key()).await.unwrap_or_default();
-        kept.into_iter()
-            .filter_map(|(issuer, kept)| kept.into_registration(&issuer))
+        self.kept_registrations()
+            .await
+            .iter()
+            .filter_map(registration_of)
             .collect()
     }
 
     /// Keeps `registration` under its issuer (one per issuer, the newest of at most
     /// [`MAX_REGISTRATIONS`]).
     pub async fn keep_registration(&self, registration: &Registration) {
-        let mut kept: Vec<(String, KeptRegistration)> =
-            self.get(&clients_key()).await.unwrap_or_default();
-        kept.retain(|(issuer, _)| issuer != &registration.issuer);
-        kept.push((
-            registration.issuer.clone(),
-            KeptRegistration::of(registration),
-        ));
+        let mut kept = self.kept_registrations().await;
+        kept.retain(|pair| pair.get(0).and_then(Value::as_str) != Some(&registration.issuer));
+        kept.push(registration_record(registration));
         let extra = kept.len().saturating_sub(MAX_REGISTRATIONS);
         kept.drain(..extra);
-        self.set(&clients_key(), &kept).await;
+        self.set(&clients_key(), &Value::Array(kept)).await;
+    }
+
+    /// The kept `[issuer, registration]` pairs, as they were written.
+    async fn kept_registrations(&self) -> Vec<Value> {
+        match self.get(&clients_key()).await {
+            Some(Value::Array(pairs)) => pairs,
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -112,31 +113,24 @@ pub const MAX_REGISTRATIONS: usize = 32;
 /// popup), kept in the tab's `sessionStorage` whatever the store (only this tab comes
 /// back), until the page is back: the new flow must send the same `state` and verifier.
 pub async fn keep_pending(resource: &str, entropy: &Entropy) {
-    let kept = KeptEntropy {
-        state: entropy.state.secret().to_owned(),
-        verifier: entropy.verifier.secret().to_owned(),
-        challenge: entropy.challenge_s256.clone(),
-    };
+    let kept = json!({
+        "state": entropy.state.secret(),
+        "verifier": entropy.verifier.secret(),
+        "challenge": entropy.challenge_s256,
+    });
     Store::Session.set(&pending_key(resource), &kept).await;
 }
 
 /// The randomness [`keep_pending`] kept for `resource`, taken (read once).
 pub async fn take_pending(resource: &str) -> Option<Entropy> {
     let key = pending_key(resource);
-    let kept: KeptEntropy = Store::Session.get(&key).await?;
+    let kept = Store::Session.get(&key).await?;
     Store::Session.op("remove", &key, None).await;
     Some(Entropy {
-        state: CsrfState::new(kept.state),
-        verifier: PkceVerifier::new(kept.verifier),
-        challenge_s256: kept.challenge,
+        state: CsrfState::new(text(&kept, "state")?),
+        verifier: PkceVerifier::new(text(&kept, "verifier")?),
+        challenge_s256: text(&kept, "challenge")?,
     })
-}
-
-#[derive(Serialize, Deserialize)]
-struct KeptEntropy {
-    state: String,
-    verifier: String,
-    challenge: String,
 }
 
 fn pending_key(resource: &str) -> String {
@@ -151,78 +145,94 @@ fn clients_key() -> String {
     format!("{PREFIX}clients")
 }
 
-#[derive(Serialize, Deserialize)]
-struct KeptGrant {
-    access_token: String,
-    refresh_token: Option<String>,
-    expires_at: Option<f64>,
-    scopes_requested: Vec<String>,
-    scopes_granted: Option<Vec<String>>,
-    issuer: String,
-    resource: String,
-    token_endpoint: String,
-    client_id: String,
+// The records are read field by field from a `Value` rather than by derived
+// `Deserialize`: serde's derived readers for these records were about 15 KB of McpClient's
+// wasm (raw), and `Value`'s reader is linked anyway. A field of the wrong type makes the
+// whole record none.
+
+/// The text at `name`.
+fn text(record: &Value, name: &str) -> Option<String> {
+    record.get(name)?.as_str().map(str::to_owned)
 }
 
-impl KeptGrant {
-    fn of(grant: &Grant, expires_at: Option<f64>) -> Self {
-        KeptGrant {
-            access_token: grant.access_token.secret().to_owned(),
-            refresh_token: grant.refresh_token.as_ref().map(|t| t.secret().to_owned()),
-            expires_at,
-            scopes_requested: grant.scopes_requested.clone(),
-            scopes_granted: grant.scopes_granted.clone(),
-            issuer: grant.issuer.clone(),
-            resource: grant.resource.clone(),
-            token_endpoint: grant.token_endpoint.clone(),
-            client_id: grant.client_id.as_str().to_owned(),
-        }
-    }
-
-    fn into_grant(self) -> Grant {
-        Grant {
-            access_token: AccessToken::new(self.access_token),
-            refresh_token: self.refresh_token.map(RefreshToken::new),
-            expires_in: None,
-            scopes_requested: self.scopes_requested,
-            scopes_granted: self.scopes_granted,
-            issuer: self.issuer,
-            resource: self.resource,
-            token_endpoint: self.token_endpoint,
-            client_id: ClientId::new(self.client_id),
-            registration: None,
-        }
+/// The text at `name`: `Some(None)` when absent or null, `None` when of another type.
+fn opt_text(record: &Value, name: &str) -> Option<Option<String>> {
+    match record.get(name) {
+        None | Some(Value::Null) => Some(None),
+        Some(value) => value.as_str().map(|s| Some(s.to_owned())),
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct KeptRegistration {
-    client_id: String,
-    client_secret: Option<String>,
-    auth_method: String,
-    redirect_uri: String,
+/// A list of texts.
+fn texts(value: &Value) -> Option<Vec<String>> {
+    value
+        .as_array()?
+        .iter()
+        .map(|v| v.as_str().map(str::to_owned))
+        .collect()
 }
 
-impl KeptRegistration {
-    fn of(registration: &Registration) -> Self {
-        KeptRegistration {
-            client_id: registration.client_id.as_str().to_owned(),
-            client_secret: registration
-                .client_secret
-                .as_ref()
-                .map(|s| s.secret().to_owned()),
-            auth_method: registration.auth_method.name().to_owned(),
-            redirect_uri: registration.redirect_uri.clone(),
-        }
-    }
+fn grant_record(grant: &Grant, expires_at: Option<f64>) -> Value {
+    json!({
+        "access_token": grant.access_token.secret(),
+        "refresh_token": grant.refresh_token.as_ref().map(|t| t.secret()),
+        "expires_at": expires_at,
+        "scopes_requested": grant.scopes_requested,
+        "scopes_granted": grant.scopes_granted,
+        "issuer": grant.issuer,
+        "resource": grant.resource,
+        "token_endpoint": grant.token_endpoint,
+        "client_id": grant.client_id.as_str(),
+    })
+}
 
-    fn into_registration(self, issuer: &str) -> Option<Registration> {
-        Some(Registration {
-            issuer: issuer.to_owned(),
-            client_id: ClientId::new(self.client_id),
-            client_secret: self.client_secret.map(ClientSecret::new),
-            auth_method: TokenAuthMethod::from_name(&self.auth_method)?,
-            redirect_uri: self.redirect_uri,
-        })
+fn grant_of(record: &Value) -> Option<Grant> {
+    if !matches!(
+        record.get("expires_at"),
+        None | Some(Value::Null | Value::Number(_))
+    ) {
+        return None;
     }
+    let scopes_granted = match record.get("scopes_granted") {
+        None | Some(Value::Null) => None,
+        Some(list) => Some(texts(list)?),
+    };
+    Some(Grant {
+        access_token: AccessToken::new(text(record, "access_token")?),
+        refresh_token: opt_text(record, "refresh_token")?.map(RefreshToken::new),
+        expires_in: None,
+        scopes_requested: texts(record.get("scopes_requested")?)?,
+        scopes_granted,
+        issuer: text(record, "issuer")?,
+        resource: text(record, "resource")?,
+        token_endpoint: text(record, "token_endpoint")?,
+        client_id: ClientId::new(text(record, "client_id")?),
+        registration: None,
+    })
+}
+
+/// `[issuer, {client_id, client_secret, auth_method, redirect_uri}]`.
+fn registration_record(registration: &Registration) -> Value {
+    json!([
+        registration.issuer,
+        {
+            "client_id": registration.client_id.as_str(),
+            "client_secret": registration.client_secret.as_ref().map(|s| s.secret()),
+            "auth_method": registration.auth_method.name(),
+            "redirect_uri": registration.redirect_uri,
+        }
+    ])
+}
+
+fn registration_of(pair: &Value) -> Option<Registration> {
+    let [issuer, record] = pair.as_array()?.as_slice() else {
+        return None;
+    };
+    Some(Registration {
+        issuer: issuer.as_str()?.to_owned(),
+        client_id: ClientId::new(text(record, "client_id")?),
+        client_secret: opt_text(record, "client_secret")?.map(ClientSecret::new),
+        auth_method: TokenAuthMethod::from_name(record.get("auth_method")?.as_str()?)?,
+        redirect_uri: text(record, "redirect_uri")?,
+    })
 }

@@ -11,6 +11,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod ui_support;
 
+mod auth_store;
 mod host_on_elicitation;
 mod hostile_round3;
 mod js_boundary;
