@@ -331,7 +331,8 @@ pub fn on_change(form: FormState, ev: &leptos::ev::Event) {
         (Control::Multi, None) => return,
     }
     field.validate();
-    field.show(&frame);
+    // A text control's `change` comes as it loses focus, as `focusout` does (see there).
+    super::pointer::after_release(move || field.show(&frame));
 }
 
 /// Ticks (or unticks) box `j` of multi-select `e`, keeping the answer in option order.
@@ -352,14 +353,16 @@ fn tick(e: &mut Entry, j: usize, now: bool) {
     e.raw = RawInput::List(next);
 }
 
-/// Leaving a text control or a select checks it.
+/// Leaving a text control or a select checks it. When a press elsewhere took the focus,
+/// the message shows once that press is released: shown between press and release, it
+/// would move the control being clicked from under the pointer ([`super::pointer`]).
 pub fn on_focusout(form: FormState, ev: &leptos::ev::Event) {
     let Some((Target { field, .. }, Control::Text | Control::Select, frame)) = locate(form, ev)
     else {
         return;
     };
     field.validate();
-    field.show(&frame);
+    super::pointer::after_release(move || field.show(&frame));
 }
 
 /// Disables (or enables) every control of the form element `root`: a multi-select's

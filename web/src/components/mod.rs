@@ -114,6 +114,7 @@ mod elicitation;
 mod field;
 mod form_state;
 mod ids;
+mod pointer;
 mod schema_form;
 mod status;
 mod url_card;

@@ -181,6 +181,8 @@ pub fn SchemaForm(
     // A request that can no longer be answered offers no button: what was typed stays, inert.
     let gone = Signal::derive(move || matches!(status.get(), SendStatus::Gone(_)));
     let form_ref = NodeRef::<html::Div>::new();
+    // A message shown on leaving a field waits for a press to be released (see there).
+    super::pointer::start();
 
     if autofocus {
         Effect::new(move |_| {
