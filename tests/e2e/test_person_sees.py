@@ -62,6 +62,67 @@ def mouse_click(driver: Any, element: Any) -> None:
     ActionChains(driver).release().perform()
 
 
+# --- 1. what the person's action produced comes into view ----------------------------------
+
+
+def test_the_card_and_then_the_result_come_into_view(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """Call tool low on a long page: the card comes into view (it arrived far above the
+    button); after Decline at the bottom of that tall card, the result does too. A polite
+    live region says who asks."""
+    driver.set_window_size(1000, 600)
+    open_app(driver, app_url, demo_server, MODERN)
+    wait_css(driver, "[data-tool=all_fields]")
+    to_bottom(driver)
+    press_call_tool(driver, "all_fields")
+    form = card(driver, "form", AllFields.QUESTION)
+    wait_for(driver, lambda d: in_view(d, form), "the new card in view")
+    announcer = announced(driver, SERVER_NAME)
+    assert announcer.get_attribute("role") == "status", announcer.get_attribute("outerHTML")
+    said = announcer.get_attribute("textContent")
+    assert demo_server.url.split("/")[2] in said, said
+    # Decline sits at the bottom of the card, which is taller than the window.
+    to_bottom(driver)
+    button(form, "Decline").click()
+    result = wait_text(driver, "[data-testid=tool-result]", DECLINED)
+    wait_for(driver, lambda d: in_view(d, result), "the result in view")
+
+
+def test_a_url_card_and_its_alert_come_into_view(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """-32042 in the legacy era: its URL card and the alert both come into view after the
+    click on Call tool far down the page."""
+    driver.set_window_size(1000, 600)
+    open_app(driver, app_url, demo_server, LEGACY)
+    wait_css(driver, "[data-tool=open_vault]")
+    to_bottom(driver)
+    tool = wait_css(driver, "[data-tool=open_vault]")
+    field = control_by_label(tool, "Vault")
+    field.clear()
+    field.send_keys("v1")
+    to_bottom(driver)
+    press_call_tool(driver, "open_vault")
+    alert = app_error(driver, "open_vault")
+    card(driver, "url", Vault.MESSAGE.format(vault="v1"))
+    wait_for(driver, lambda d: in_view(d, alert), "the alert in view")
+
+
+def test_a_new_request_is_announced_without_taking_focus_from_a_typist(
+    driver: Any, www: Any, demo_server: Any
+) -> None:
+    """McpClient: a request arriving while the person types in the host's own field gets a
+    card and a polite announcement naming who asks; the typing goes on where it was."""
+    open_host(driver, www, demo_server, MODERN)
+    composer = wait_css(driver, "#target")
+    composer.click()
+    composer.send_keys("half a sent")
+    driver.execute_script("window.mcpClient.callTool('delete_folder', {path: '/tmp/notes'})")
+    card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/notes"))
+    announcer = announced(driver, SERVER_NAME)
+    assert announcer.get_attribute("role") == "status"
+    assert driver.execute_script("return document.activeElement.id") == "target"
+    composer.send_keys("ence")
+    assert composer.get_attribute("value") == "half a sentence"
+
+
 # --- 2. no click is lost to a message that moves the control --------------------------------
 
 

@@ -234,6 +234,9 @@ pub struct PendingRequests {
     /// `cancel` (it holds the answer path).
     refused: RwSignal<Vec<String>>,
     arrivals: StoredValue<u64>,
+    /// The arrival number of the latest request that got a card (0: none yet): what
+    /// [`PendingList`] announces and, when asked to, brings into view.
+    pub arrived: RwSignal<u64>,
 }
 
 impl PendingRequests {
@@ -246,6 +249,7 @@ impl PendingRequests {
             too_large: RwSignal::new(false),
             refused: RwSignal::new(Vec::new()),
             arrivals: StoredValue::new(0),
+            arrived: RwSignal::new(0),
         }
     }
 
@@ -296,12 +300,15 @@ impl PendingRequests {
                 };
                 let mut added = Ok(());
                 self.items.update(|cards| added = cards.add(card));
-                if let Err(why) = added {
-                    match why {
-                        Refusal::Count => self.overflowed.set(true),
-                        Refusal::Bytes => self.too_large.set(true),
+                match added {
+                    Ok(()) => self.arrived.set(seq),
+                    Err(why) => {
+                        match why {
+                            Refusal::Count => self.overflowed.set(true),
+                            Refusal::Bytes => self.too_large.set(true),
+                        }
+                        self.refused.update(|ids| ids.push(id));
                     }
-                    self.refused.update(|ids| ids.push(id));
                 }
             }
             ClientEvent::Answered { id } => {
@@ -422,9 +429,59 @@ pub fn deliver(
     });
 }
 
+/// What the list's live region says when a request arrives: who asks. (Polite: it waits
+/// for the screen reader to finish, and takes no focus.)
+fn announcement(server: Option<ServerIdentity>) -> String {
+    match server {
+        Some(ServerIdentity {
+            name: Some(name),
+            host,
+        }) => format!("New request from {name} at {host}."),
+        Some(ServerIdentity { name: None, host }) => {
+            format!("New request from the server at {host}.")
+        }
+        None => "New request from the server.".to_owned(),
+    }
+}
+
 /// Every pending card, in arrival order, and a notice when requests were refused.
+///
+/// A polite live region (`[data-testid=request-announcer]`, `role="status"`) says who asks
+/// when a request arrives, without moving the focus. With `reveal` true when a request
+/// arrives (the person has just acted: pressed Call tool, Submit, Open), its card is
+/// brought into view ([`reveal`](crate::components::reveal)).
 #[component]
-pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoView {
+pub fn PendingList(
+    requests: PendingRequests,
+    on_answer: AnswerFn,
+    #[prop(optional, into)] reveal: Option<Signal<bool>>,
+) -> impl IntoView {
+    let list_ref = NodeRef::<leptos::html::Section>::new();
+    let reveal = reveal.unwrap_or_else(|| Signal::stored(false));
+    Effect::new(move |seen: Option<u64>| {
+        let now = requests.arrived.get();
+        if seen.is_some_and(|seen| seen != now) && reveal.get_untracked() {
+            if let Some(list) = list_ref.get_untracked() {
+                // Once the new card is laid out; cards go in arrival order, so it is last.
+                request_animation_frame(move || {
+                    if let Some(card) = list
+                        .last_element_child()
+                        .filter(|el| el.has_attribute("data-elicitation"))
+                    {
+                        crate::components::reveal(&card);
+                    }
+                });
+            }
+        }
+        now
+    });
+    let announced = move || {
+        let seq = requests.arrived.get();
+        let server = requests
+            .items
+            .with(|cards| cards.by_seq.get(&seq).map(|card| card.server.clone()))?;
+        Some(announcement(server.get()))
+    };
     // Requests the list had no room for are answered `cancel`, so the server is not left
     // waiting on a card nobody can see.
     Effect::new(move |_| {
@@ -438,7 +495,10 @@ pub fn PendingList(requests: PendingRequests, on_answer: AnswerFn) -> impl IntoV
         }
     });
     view! {
-        <section class="pending" aria-label="Pending requests">
+        <section class="pending" aria-label="Pending requests" node_ref=list_ref>
+            <p class="mce-announcer" role="status" aria-live="polite" data-testid="request-announcer">
+                {announced}
+            </p>
             {move || requests.overflowed.get().then(|| view! {
                 <p class="mce-cards-refused" role="alert" data-testid="cards-refused">
                     {format!(

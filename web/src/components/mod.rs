@@ -115,11 +115,13 @@ mod field;
 mod form_state;
 mod ids;
 mod pointer;
+mod reveal;
 mod schema_form;
 mod status;
 mod url_card;
 
 pub use elicitation::ElicitationView;
+pub use reveal::reveal;
 pub use schema_form::SchemaForm;
 pub use status::SendStatus;
 pub use url_card::UrlCard;

@@ -32,6 +32,7 @@ pub fn connect(state: AppState, prefill: Option<Prefill>) {
     state.prefill.set_value(prefill);
     let url = state.server_url.get_untracked().trim().to_owned();
     state.alert.set(None);
+    state.acted.set(false);
     state.requests.notice.set(None);
     if url.is_empty() {
         let why = "Enter the server's MCP endpoint URL, e.g. http://127.0.0.1:8001/mcp.";
@@ -160,6 +161,7 @@ pub fn run(state: AppState, call: Call) {
         return;
     };
     let ticket = next_ticket(state.runs);
+    state.acted.set(true);
     state.alert.set(None);
     state.result.set(None);
     state.last_call.set(Some(call.clone()));
@@ -201,6 +203,7 @@ pub fn run(state: AppState, call: Call) {
 /// restarted server lost is sent when the card's own call is made again (not the latest
 /// call: that may be another one, and would expire the answer), which happens now.
 pub fn answer(state: AppState, key: String, result: ElicitResult, status: RwSignal<SendStatus>) {
+    state.acted.set(true);
     deliver(
         state.connection.get_value(),
         key,

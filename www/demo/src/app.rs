@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use mcp_elicit::wire::{Call, CallToolResult, ContentItem, Tool};
 use mcp_elicit_web::client::ProtocolChoice;
-use mcp_elicit_web::components::SchemaForm;
+use mcp_elicit_web::components::{reveal, SchemaForm};
 use mcp_elicit_web::pending::PendingList;
 use serde_json::{Map, Value};
 
@@ -30,6 +30,25 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
     if start.server.is_some() {
         actions::connect(state, start.prefill.clone());
     }
+    // What the person's own action produced comes into view: an alert, then the result
+    // (a card that arrives: PendingList's `reveal`). The result ends the action.
+    let alert_ref = NodeRef::<leptos::html::Div>::new();
+    let result_ref = NodeRef::<leptos::html::Section>::new();
+    Effect::new(move |_| {
+        if state.alert.with(Option::is_some) && state.acted.get_untracked() {
+            // A frame later than a card the same answer brought (a -32042's URL cards), so
+            // the alert, above them, is what ends in view.
+            request_animation_frame(move || {
+                reveal_later(move || alert_ref.get_untracked().map(Into::into))
+            });
+        }
+    });
+    Effect::new(move |_| {
+        if state.result.with(Option::is_some) && state.acted.get_untracked() {
+            state.acted.set(false);
+            reveal_later(move || result_ref.get_untracked().map(Into::into));
+        }
+    });
     view! {
         <main class="demo">
             <h1>"mcp-elicit demo"</h1>
@@ -38,7 +57,7 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
                 {move || state.status.get().text()}
             </p>
             <p class="notice" role="status">{move || state.requests.notice.get().unwrap_or_default()}</p>
-            <div role="alert" data-testid="app-error" class="app-error">
+            <div role="alert" data-testid="app-error" class="app-error" node_ref=alert_ref>
                 {query_problems.map(|p| view! { <p class="query-error" data-testid="query-error">{p}</p> })}
                 {move || state.alert.get().unwrap_or_default()}
             </div>
@@ -49,8 +68,9 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
                 on_answer=Callback::new(move |(key, result, status)| {
                     actions::answer(state, key, result, status)
                 })
+                reveal=Signal::derive(move || state.acted.get())
             />
-            <ResultView state=state />
+            <ResultView state=state node_ref=result_ref />
             <ToolList state=state />
             <PromptList state=state />
             <ResourceList state=state />
@@ -98,6 +118,15 @@ fn ConnectBar(state: AppState) -> impl IntoView {
     }
 }
 
+/// Brings the element `target` finds into view once it is laid out (see [`reveal`]).
+fn reveal_later(target: impl Fn() -> Option<web_sys::Element> + 'static) {
+    request_animation_frame(move || {
+        if let Some(el) = target() {
+            reveal(&el);
+        }
+    });
+}
+
 /// Offered after a -32042 (URL elicitation required): open the URLs, then retry.
 #[component]
 fn RetryButton(state: AppState) -> impl IntoView {
@@ -117,7 +146,7 @@ fn RetryButton(state: AppState) -> impl IntoView {
 }
 
 #[component]
-fn ResultView(state: AppState) -> impl IntoView {
+fn ResultView(state: AppState, node_ref: NodeRef<leptos::html::Section>) -> impl IntoView {
     let is_error = move || {
         let failed = matches!(
             state.result.get(),
@@ -135,7 +164,7 @@ fn ResultView(state: AppState) -> impl IntoView {
         None => "",
     };
     view! {
-        <section class="result" aria-label="Result">
+        <section class="result" aria-label="Result" node_ref=node_ref>
             <h2>"Result"</h2>
             <div data-testid="tool-result" data-is-error=is_error data-kind=kind>
                 {move || state.result.get().map(render_outcome)}

@@ -64,6 +64,10 @@ pub struct AppState {
     /// The latest request, so a -32042 (URL elicitation required) can be retried.
     pub last_call: RwSignal<Option<Call>>,
     pub calling: RwSignal<bool>,
+    /// The person has just acted (Call tool, Submit, Open, Decline, Cancel, Retry) and
+    /// what that produced has not all shown yet: a card that arrives, an alert, the result
+    /// are brought into view. The result ends it; so does a new connect.
+    pub acted: RwSignal<bool>,
     /// The link's tool and arguments for the connection being made (the query's `tool` /
     /// `args`): its card starts filled in with them. Nothing runs it but a click.
     pub prefill: StoredValue<Option<Prefill>>,
@@ -123,6 +127,7 @@ impl AppState {
             alert: RwSignal::new(None),
             last_call: RwSignal::new(None),
             calling: RwSignal::new(false),
+            acted: RwSignal::new(false),
             prefill: StoredValue::new(None),
             connection: StoredValue::new_local(None),
             runs: StoredValue::new(0),
