@@ -146,3 +146,26 @@ def test_a_click_right_after_an_invalid_entry_is_not_lost(driver: Any, app_url: 
     rating.send_keys("-3")
     mouse_click(driver, button(form, "Submit"))
     wait_for(driver, lambda d: name.get_attribute("aria-invalid") == "true", "Submit check every field")
+
+
+# --- 3. a modern-only connection to a legacy-only server ------------------------------------
+
+
+def test_modern_only_to_a_legacy_server_says_so_and_offers_auto(
+    driver: Any, app_url: Any, ts_server: TsSdkServer
+) -> None:
+    driver.get(app_url(server=ts_server.url, protocol=MODERN))
+    alert = app_error(driver, LEGACY)
+    assert "Auto" in alert.text, alert.text
+    button(driver, "Connect with Auto").click()
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}")
+    assert driver.find_elements("css selector", "[data-testid=app-error] p") == []
+
+
+def test_mcp_client_says_a_modern_only_connection_needs_auto(
+    driver: Any, www: Any, ts_server: TsSdkServer
+) -> None:
+    query = urlencode({"server": ts_server.url, "protocol": MODERN})
+    driver.get(f"{www.origin}/host.html?{query}")
+    text = wait_text(driver, "[data-testid=host-error]", LEGACY).text
+    assert '"auto"' in text, text

@@ -12,8 +12,9 @@
 //!     ─▶ Handshake                    run the legacy handshake; done if it succeeds, else
 //!                                     on_handshake_failure(error)
 //!     ─▶ Modern{version, discover}    done: speak the modern era
-//!     ─▶ Refused(words)               done: the host asked for the modern era only, and
-//!                                     the server does not offer it
+//!     ─▶ Refused(NotModern)           done: the host asked for the modern era only, and
+//!                                     the server does not offer it (what it answered,
+//!                                     and which handshake version it evidently speaks)
 //!     ─▶ Failed(error)                done: the connect fails with error
 //! ```
 //!
@@ -124,12 +125,58 @@ pub enum EraDecision {
         discover: DiscoverResult,
     },
     /// Use the legacy handshake. `reason` says what the server answered, for the status line.
-    Legacy { reason: String },
+    /// `handshake`: the handshake version the answer shows the server speaks (see
+    /// [`NotModern::handshake`]), or `None` when it shows nothing of the kind.
+    Legacy {
+        reason: String,
+        handshake: Option<String>,
+    },
     /// Probe once more at `version` (a mutual modern version the server named); that
     /// answer is the [`Attempt::Reprobe`].
     Reprobe { version: String },
     /// The server speaks only modern versions this client does not.
     Incompatible(DriverError),
+}
+
+/// Why a modern-only connection ([`ProtocolChoice::Modern`]) was refused: the facts, for
+/// the IO layer to put in words for the person (and offer Auto). Its `Display` is the
+/// plain sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotModern {
+    /// What the server answered the probe, in words (e.g. "the server answered
+    /// server/discover at 2026-07-28 with: Bad Request: Server not initialized (error -32000)").
+    pub answer: String,
+    /// The handshake-era version the server evidently speaks: the newest one it named (in a
+    /// `DiscoverResult` or a -32022's `supported`), else the newest this client speaks
+    /// (2025-11-25) when it refused the probe the way a handshake-era server refuses a
+    /// request outside a session (a JSON-RPC error, an HTTP error status). `None` when its
+    /// answer says nothing of the kind (no answer in time, nothing, something unreadable):
+    /// Auto may still find out.
+    pub handshake: Option<String>,
+}
+
+impl std::fmt::Display for NotModern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "The server does not offer protocol version {MODERN_PROTOCOL_VERSION}: {}.",
+            self.answer
+        )
+    }
+}
+
+/// The newest handshake version in `named`, if any.
+fn newest_handshake(named: &[String]) -> Option<String> {
+    HANDSHAKE_PROTOCOL_VERSIONS
+        .iter()
+        .rev()
+        .find(|v| named.iter().any(|n| n == *v))
+        .map(|v| (*v).to_owned())
+}
+
+/// The version a server that refused the probe without naming any is taken to speak.
+fn assumed_handshake() -> Option<String> {
+    HANDSHAKE_PROTOCOL_VERSIONS.last().map(|v| (*v).to_owned())
 }
 
 /// Which probe an answer is to: the first may ask for a reprobe, the reprobe may not.
@@ -188,9 +235,9 @@ pub enum EraStep {
         version: String,
         discover: DiscoverResult,
     },
-    /// Done: the host allowed the modern era only, and the server does not offer it; in
-    /// words, for the person.
-    Refused(String),
+    /// Done: the host allowed the modern era only, and the server does not offer it: what
+    /// it answered, and which handshake version it evidently speaks.
+    Refused(NotModern),
     /// Done: the connect fails with this error.
     Failed(DriverError),
 }
@@ -305,6 +352,7 @@ impl Negotiation {
                     "the server did not answer {DISCOVER} within {} seconds",
                     DISCOVER_TIMEOUT_MS / 1000
                 ),
+                handshake: None,
             }),
             Stage::Rechecking { refusal, .. } => EraStep::Failed(refusal),
             stage => {
@@ -340,11 +388,11 @@ impl Negotiation {
             EraDecision::Modern { version, discover } => EraStep::Modern { version, discover },
             EraDecision::Incompatible(error) => EraStep::Failed(error),
             EraDecision::Reprobe { version } => self.probe(ProbeContext::reprobe(&version), None),
-            EraDecision::Legacy { reason } => match self.choice {
-                ProtocolChoice::Modern => EraStep::Refused(format!(
-                    "The server does not offer protocol version {MODERN_PROTOCOL_VERSION}: \
-                     {reason}."
-                )),
+            EraDecision::Legacy { reason, handshake } => match self.choice {
+                ProtocolChoice::Modern => EraStep::Refused(NotModern {
+                    answer: reason,
+                    handshake,
+                }),
                 ProtocolChoice::Auto | ProtocolChoice::Legacy => self.handshake(true),
             },
         }
@@ -447,9 +495,11 @@ pub fn decide(
             .find_map(|t| decide_message_at(probe.attempt, &probe.version, &probe.id, t))
             .unwrap_or_else(|| EraDecision::Legacy {
                 reason: format!("the server did not answer {DISCOVER}"),
+                handshake: None,
             }),
         Err(e) => EraDecision::Legacy {
             reason: e.to_string(),
+            handshake: None,
         },
     }
 }
@@ -488,14 +538,26 @@ fn decide_error_at(attempt: Attempt, probed: &str, error: ErrorObject) -> EraDec
             {
                 return EraDecision::Incompatible(DriverError::from_rpc(error));
             }
+            if let Some(named) = newest_handshake(list) {
+                return EraDecision::Legacy {
+                    reason: refused_with(probed, &error),
+                    handshake: Some(named),
+                };
+            }
         }
     }
     EraDecision::Legacy {
-        reason: format!(
-            "the server answered {DISCOVER} at {probed} with: {} (error {})",
-            error.message, error.code
-        ),
+        reason: refused_with(probed, &error),
+        handshake: assumed_handshake(),
     }
+}
+
+/// "the server answered server/discover at {probed} with: {message} (error {code})".
+fn refused_with(probed: &str, error: &ErrorObject) -> String {
+    format!(
+        "the server answered {DISCOVER} at {probed} with: {} (error {})",
+        error.message, error.code
+    )
 }
 
 fn decide_message_at(
@@ -517,10 +579,12 @@ fn decide_message_at(
                             "the server supports only {}",
                             discover.supported_versions.join(", ")
                         ),
+                        handshake: newest_handshake(&discover.supported_versions),
                     },
                 },
                 Err(e) => EraDecision::Legacy {
                     reason: e.to_string(),
+                    handshake: None,
                 },
             },
         ),
@@ -530,6 +594,7 @@ fn decide_message_at(
         Ok(_) => None,
         Err(e) => Some(EraDecision::Legacy {
             reason: e.to_string(),
+            handshake: None,
         }),
     }
 }
@@ -554,7 +619,10 @@ fn decide_http_failure_at(
             }
         }
     }
+    // A handshake-era server refuses a request outside a session, or a method it does
+    // not know, with an error status (400, 404, 405, ...).
     EraDecision::Legacy {
         reason: format!("the server answered {DISCOVER} with HTTP status {status}"),
+        handshake: assumed_handshake(),
     }
 }

@@ -269,14 +269,50 @@ fn auto_and_modern_probe_first_within_the_timeout() {
 fn modern_only_refuses_a_legacy_server_in_words() {
     let mut era = negotiation(ProtocolChoice::Modern);
     let _ = era.start();
-    let EraStep::Refused(why) = era.on_probe_answer(404, None, b"") else {
+    let EraStep::Refused(refusal) = era.on_probe_answer(404, None, b"") else {
         panic!()
     };
+    assert_eq!(refusal.handshake.as_deref(), Some("2025-11-25"));
+    let why = refusal.to_string();
     assert!(
         why.starts_with("The server does not offer protocol version 2026-07-28: "),
         "{why}"
     );
     assert!(why.contains("HTTP status 404"), "{why}");
+}
+
+/// What a legacy-only server (the TypeScript SDK's, the Python SDK's) answers a sessionless
+/// `server/discover`: the facts say it speaks 2025-11-25, so the page can say so and offer
+/// Auto. A discover result or a -32022 naming handshake versions names the newest.
+#[test]
+fn modern_only_names_the_handshake_version_a_legacy_server_speaks() {
+    let refused = |status: u16, body: &[u8]| {
+        let mut era = negotiation(ProtocolChoice::Modern);
+        let _ = era.start();
+        match era.on_probe_answer(status, Some("application/json"), body) {
+            EraStep::Refused(refusal) => refusal,
+            step => panic!("{status}: {step:?}"),
+        }
+    };
+    let not_initialized = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}"#;
+    let refusal = refused(400, not_initialized);
+    assert_eq!(refusal.handshake.as_deref(), Some("2025-11-25"));
+    assert!(
+        refusal
+            .answer
+            .contains("Server not initialized (error -32000)"),
+        "{}",
+        refusal.answer
+    );
+    let older = br#"{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"x","data":{"supported":["2025-03-26","2025-06-18"]}}}"#;
+    assert_eq!(refused(400, older).handshake.as_deref(), Some("2025-06-18"));
+    let listed = br#"{"jsonrpc":"2.0","id":0,"result":{"supportedVersions":["2025-06-18"],"capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    assert_eq!(
+        refused(200, listed).handshake.as_deref(),
+        Some("2025-06-18")
+    );
+    // A 2xx with nothing in it says nothing.
+    assert_eq!(refused(202, b"").handshake, None);
 }
 
 #[test]
@@ -286,9 +322,12 @@ fn a_probe_left_unanswered_is_the_legacy_verdict() {
     assert_eq!(era.on_probe_timeout(), EraStep::Handshake);
     let mut era = negotiation(ProtocolChoice::Modern);
     let _ = era.start();
-    let EraStep::Refused(why) = era.on_probe_timeout() else {
+    let EraStep::Refused(refusal) = era.on_probe_timeout() else {
         panic!()
     };
+    // No answer says nothing of the era the server speaks.
+    assert_eq!(refusal.handshake, None);
+    let why = refusal.to_string();
     assert!(
         why.contains("did not answer server/discover within 10 seconds"),
         "{why}"

@@ -2,7 +2,9 @@
 
 use std::fmt;
 
+use mcp_elicit::driver::era::NotModern;
 use mcp_elicit::driver::DriverError;
+use mcp_elicit::wire::meta::MODERN_PROTOCOL_VERSION;
 use mcp_elicit::wire::{ElicitRequestParams, Implementation};
 
 use crate::transport::TransportError;
@@ -133,8 +135,12 @@ pub enum ClientError {
     Driver(DriverError),
     /// The server kept asking for input past the configured number of rounds.
     TooManyRounds { max_rounds: u32 },
-    /// The server does not offer what the host asked for (e.g. the modern era).
+    /// The server does not offer what the host asked for.
     Refused(String),
+    /// The host allowed the modern era only, and the server does not offer it (the core's
+    /// facts: what it answered, which handshake version it speaks). The words say so and
+    /// name Auto, which would connect.
+    NotModern(NotModern),
     /// The elicitation (by routing id) is not pending (already answered, or from an
     /// earlier call).
     UnknownElicitation(String),
@@ -161,6 +167,7 @@ impl fmt::Display for ClientError {
                  the most this client allows for one call."
             ),
             ClientError::Refused(what) => f.write_str(what),
+            ClientError::NotModern(facts) => not_modern(f, facts),
             ClientError::SignIn(why) => write!(f, "Signing in did not work: {why}"),
             // The routing id is internal: the user knows the request by its card.
             ClientError::UnknownElicitation(_) => {
@@ -177,6 +184,28 @@ impl fmt::Display for ClientError {
                  re-running the call to deliver it.",
             ),
         }
+    }
+}
+
+/// A modern-only connection refused: which protocol the server speaks, that Auto would
+/// connect (the demo's Protocol choice, `McpClient`'s `protocol: "auto"`), then what the
+/// server answered.
+fn not_modern(f: &mut fmt::Formatter<'_>, facts: &NotModern) -> fmt::Result {
+    let answer = facts.answer.trim_end_matches('.');
+    match &facts.handshake {
+        Some(version) => write!(
+            f,
+            "This server speaks MCP {version}, not {MODERN_PROTOCOL_VERSION}, and this \
+             connection allows {MODERN_PROTOCOL_VERSION} only. Connect with Auto (protocol \
+             \"auto\"), which falls back to {version}. (To the {MODERN_PROTOCOL_VERSION} \
+             request, {answer}.)"
+        ),
+        None => write!(
+            f,
+            "This server did not answer as an MCP {MODERN_PROTOCOL_VERSION} server does, and \
+             this connection allows {MODERN_PROTOCOL_VERSION} only. Connect with Auto \
+             (protocol \"auto\") to try the older handshake as well. ({answer}.)"
+        ),
     }
 }
 

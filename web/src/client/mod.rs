@@ -91,7 +91,7 @@ impl Connection {
                     }
                 }
                 EraStep::Modern { discover, .. } => return Ok(modern(config, sink, &discover)),
-                EraStep::Refused(why) => return Err(ClientError::Refused(why)),
+                EraStep::Refused(facts) => return Err(ClientError::NotModern(facts)),
                 EraStep::Failed(err) => return Err(err.into()),
             };
         }

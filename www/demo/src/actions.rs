@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use mcp_elicit::wire::{Call, ElicitResult};
-use mcp_elicit_web::client::{ClientConfig, Connection};
+use mcp_elicit_web::client::{ClientConfig, ClientError, Connection};
 use mcp_elicit_web::components::SendStatus;
 use mcp_elicit_web::pending::deliver;
 
@@ -32,6 +32,7 @@ pub fn connect(state: AppState, prefill: Option<Prefill>) {
     state.prefill.set_value(prefill);
     let url = state.server_url.get_untracked().trim().to_owned();
     state.alert.set(None);
+    state.offer_auto.set(false);
     state.acted.set(false);
     state.requests.notice.set(None);
     if url.is_empty() {
@@ -69,6 +70,9 @@ pub fn connect(state: AppState, prefill: Option<Prefill>) {
                 say_if_the_linked_tool_is_missing(state);
             }
             Err(err) => {
+                state
+                    .offer_auto
+                    .set(matches!(err, ClientError::NotModern(_)));
                 state.status.set(ConnStatus::Failed(err.to_string()));
                 state.alert.set(Some(err.to_string()));
             }

@@ -63,6 +63,7 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
             </div>
             // Beside the alert, not in it: the alert's text is the error alone.
             <RetryButton state=state />
+            <AutoButton state=state />
             <PendingList
                 requests=state.requests
                 on_answer=Callback::new(move |(key, result, status)| {
@@ -125,6 +126,21 @@ fn reveal_later(target: impl Fn() -> Option<web_sys::Element> + 'static) {
             reveal(&el);
         }
     });
+}
+
+/// Offered when a 2026-07-28-only connect met a server that speaks the handshake: connects
+/// again with Auto (the Protocol choice follows).
+#[component]
+fn AutoButton(state: AppState) -> impl IntoView {
+    let connect = move |_| {
+        state.protocol.set(ProtocolChoice::Auto);
+        actions::connect(state, None);
+    };
+    view! {
+        <Show when=move || state.offer_auto.get()>
+            <button type="button" class="retry" on:click=connect>"Connect with Auto"</button>
+        </Show>
+    }
 }
 
 /// Offered after a -32042 (URL elicitation required): open the URLs, then retry.

@@ -68,6 +68,9 @@ pub struct AppState {
     /// what that produced has not all shown yet: a card that arrives, an alert, the result
     /// are brought into view. The result ends it; so does a new connect.
     pub acted: RwSignal<bool>,
+    /// The latest connect was refused because only 2026-07-28 was allowed and the server
+    /// speaks the handshake: the alert offers to connect with Auto.
+    pub offer_auto: RwSignal<bool>,
     /// The link's tool and arguments for the connection being made (the query's `tool` /
     /// `args`): its card starts filled in with them. Nothing runs it but a click.
     pub prefill: StoredValue<Option<Prefill>>,
@@ -128,6 +131,7 @@ impl AppState {
             last_call: RwSignal::new(None),
             calling: RwSignal::new(false),
             acted: RwSignal::new(false),
+            offer_auto: RwSignal::new(false),
             prefill: StoredValue::new(None),
             connection: StoredValue::new_local(None),
             runs: StoredValue::new(0),
