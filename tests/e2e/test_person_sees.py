@@ -169,3 +169,42 @@ def test_mcp_client_says_a_modern_only_connection_needs_auto(
     driver.get(f"{www.origin}/host.html?{query}")
     text = wait_text(driver, "[data-testid=host-error]", LEGACY).text
     assert '"auto"' in text, text
+
+
+# --- 4. phones ---------------------------------------------------------------------------------
+
+
+def overflow(driver: Any, width: int) -> list[str]:
+    """What sticks out to the right of a `width`-px page: the page itself, cards, buttons."""
+    return driver.execute_script(
+        "const w = arguments[0], out = [];"
+        "if (document.documentElement.scrollWidth > w)"
+        "  out.push('page ' + document.documentElement.scrollWidth);"
+        "for (const el of document.querySelectorAll('[data-elicitation], button, input, select, [data-tool]')) {"
+        "  const r = el.getBoundingClientRect();"
+        "  if (r.right > w + 0.5) out.push(el.tagName + ' ' + (el.textContent || el.name).slice(0, 30) + ' ' + r.right);"
+        "}"
+        "return out;",
+        width,
+    )
+
+
+@pytest.mark.parametrize("width", [320, 375])
+def test_nothing_overflows_a_phone(driver: Any, app_url: Any, demo_server: Any, width: int) -> None:
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": 700, "deviceScaleFactor": 1, "mobile": True},
+    )
+    open_app(driver, app_url, demo_server, MODERN)
+    wait_css(driver, "[data-tool=pay_deposit]")
+    assert overflow(driver, width) == []
+    press_call_tool(driver, "all_fields")
+    card(driver, "form", AllFields.QUESTION)
+    assert overflow(driver, width) == []
+    tool = wait_css(driver, "[data-tool=pay_deposit]")
+    field = control_by_label(tool, "Booking Id")
+    field.clear()
+    field.send_keys("booking-" + "0123456789" * 6)
+    press_call_tool(driver, "pay_deposit")
+    card(driver, "url")
+    assert overflow(driver, width) == []
