@@ -208,3 +208,26 @@ def test_nothing_overflows_a_phone(driver: Any, app_url: Any, demo_server: Any, 
     press_call_tool(driver, "pay_deposit")
     card(driver, "url")
     assert overflow(driver, width) == []
+
+
+# --- 5. the README's pictures ----------------------------------------------------------------
+
+
+def test_the_readme_screenshots_script_runs(www: Any, tmp_path: Any) -> None:
+    """`scripts/screenshots` still makes its four pictures from the real page (their pixels
+    are not compared: fonts and versions move them)."""
+    import subprocess
+    import sys
+
+    from harness import REPO
+
+    subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "screenshots"), "--out", str(tmp_path)],
+        check=True,
+        timeout=300,
+        cwd=REPO,
+    )
+    made = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert made == ["form-dark.png", "form-light.png", "url-dark.png", "url-light.png"]
+    for name in made:
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
