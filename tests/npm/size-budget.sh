@@ -42,8 +42,11 @@ set -euo pipefail
 #   core's auth::Flow, its IO and card, the Endpoint every request goes through; issue
 #   38 asked for at most 40 KB: over, and to be brought down), progress, Stop and
 #   timeouts about 14 KB, the library's growth above.
+# - 2026-12-07, the library raised again, weighed: 229.8 -> 230.2 KB for no lost clicks
+#   (issue 37: a field's message waits while a pointer is down, so it cannot move the
+#   checkbox or Submit being clicked; about 0.3 KB of it the glue's JS).
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
-MAX_LIBRARY_GZIP_BYTES=230000
+MAX_LIBRARY_GZIP_BYTES=230500
 MAX_CLIENT_GZIP_BYTES=521000
 
 pkg=${1:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}

@@ -5,7 +5,8 @@
 // wasm-bindgen-test-runner's file server; see `wasm_test` in scripts/test.)
 //
 // - `settle`, for web/src/boundary.rs;
-// - the <mcp-elicitation> custom element, for web/src/element.rs.
+// - the <mcp-elicitation> custom element, for web/src/element.rs;
+// - `watch_presses` and `put_off`, for the form's messages (web/src/components/field.rs).
 
 /**
  * A fresh native Promise of what `value` settles to. An async function never throws
@@ -323,4 +324,27 @@ function multi(doc, f) {
   }
   set.append(rows);
   return set;
+}
+
+// While a pointer is down, a field's message waits for the release (field.rs, `pressed`).
+let pressed = false;
+const waiting = new Set();
+export function watch_presses() {
+  if (watch_presses.on || typeof addEventListener != "function") return;
+  watch_presses.on = 1;
+  for (const n of ["pointerdown", "mousedown"]) addEventListener(n, () => { pressed = true; }, true);
+  for (const n of ["pointerup", "pointercancel", "mouseup", "dragend"]) {
+    addEventListener(n, () => {
+      pressed = false;
+      setTimeout(() => {
+        if (!pressed) {
+          for (const c of waiting) waiting.delete(c), c.dispatchEvent(new FocusEvent("focusout", { bubbles: true }));
+        }
+      });
+    }, true);
+  }
+}
+export function put_off(control) {
+  if (pressed) waiting.add(control);
+  return pressed;
 }

@@ -24,6 +24,10 @@ use wasm_bindgen::JsCast;
 extern "C" {
     #[wasm_bindgen(catch)]
     fn build_form(form: &web_sys::Element, text: &str) -> Result<(), JsValue>;
+    /// Starts watching presses on the window (once per page).
+    pub fn watch_presses();
+    /// Whether a pointer is down; then `control` gets `focusout` again once it is released.
+    fn put_off(control: &web_sys::EventTarget) -> bool;
 }
 
 /// The `<input type>` for a string format.
@@ -331,8 +335,24 @@ pub fn on_change(form: FormState, ev: &leptos::ev::Event) {
         (Control::Multi, None) => return,
     }
     field.validate();
-    // A text control's `change` comes as it loses focus, as `focusout` does (see there).
-    super::pointer::after_release(move || field.show(&frame));
+    // A text control's `change` comes as it loses focus: as `focusout` (see there).
+    if control == Control::Text && pressed(ev) {
+        return;
+    }
+    field.show(&frame);
+}
+
+/// Whether a pointer is down, so the message of the event's control must wait for the
+/// release. A message shown between the press that took the focus and its release moves
+/// what is below it: the control being clicked slides from under the pointer and the
+/// click is lost (a checkbox stays as it was, Submit does nothing). `put_off` in
+/// web/src/glue.js keeps the control; once the press is released and its click is over (a
+/// task after the release: the browser dispatches release and click in one), the control
+/// gets `focusout` again, and [`on_focusout`] shows the message then. Presses are watched
+/// on the window (capture, so a page's handler that stops one does not hide it) from the
+/// first form on (`watch_presses`).
+fn pressed(ev: &leptos::ev::Event) -> bool {
+    ev.target().is_some_and(|control| put_off(&control))
 }
 
 /// Ticks (or unticks) box `j` of multi-select `e`, keeping the answer in option order.
@@ -355,14 +375,17 @@ fn tick(e: &mut Entry, j: usize, now: bool) {
 
 /// Leaving a text control or a select checks it. When a press elsewhere took the focus,
 /// the message shows once that press is released: shown between press and release, it
-/// would move the control being clicked from under the pointer ([`super::pointer`]).
+/// would move the control being clicked from under the pointer ([`pressed`]).
 pub fn on_focusout(form: FormState, ev: &leptos::ev::Event) {
     let Some((Target { field, .. }, Control::Text | Control::Select, frame)) = locate(form, ev)
     else {
         return;
     };
     field.validate();
-    super::pointer::after_release(move || field.show(&frame));
+    if pressed(ev) {
+        return;
+    }
+    field.show(&frame);
 }
 
 /// Disables (or enables) every control of the form element `root`: a multi-select's

@@ -114,7 +114,6 @@ mod elicitation;
 mod field;
 mod form_state;
 mod ids;
-mod pointer;
 mod reveal;
 mod schema_form;
 mod status;

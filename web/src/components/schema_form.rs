@@ -182,7 +182,7 @@ pub fn SchemaForm(
     let gone = Signal::derive(move || matches!(status.get(), SendStatus::Gone(_)));
     let form_ref = NodeRef::<html::Div>::new();
     // A message shown on leaving a field waits for a press to be released (see there).
-    super::pointer::start();
+    field::watch_presses();
 
     if autofocus {
         Effect::new(move |_| {
