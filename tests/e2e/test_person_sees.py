@@ -18,6 +18,7 @@ from demo_server.texts import DECLINED, SERVER_NAME, AllFields, DeleteFolder, Va
 from harness import button, control_by_label, wait_css, wait_for, wait_text
 from test_demo_flows import LEGACY, MODERN, app_error, card, open_app, press_call_tool
 from test_host_client import open_host
+from test_hostile import hostile  # noqa: F401 - a fixture
 from test_ts_sdk_server import TsSdkServer, ts_server  # noqa: F401 - a fixture
 
 ANNOUNCER = "[data-testid=request-announcer]"
@@ -207,6 +208,20 @@ def test_nothing_overflows_a_phone(driver: Any, app_url: Any, demo_server: Any, 
     field.send_keys("booking-" + "0123456789" * 6)
     press_call_tool(driver, "pay_deposit")
     card(driver, "url")
+    assert overflow(driver, width) == []
+
+
+@pytest.mark.parametrize("width", [320, 375])
+def test_a_server_with_long_names_does_not_widen_a_phone(driver: Any, app_url: Any, hostile: Any, width: int) -> None:
+    """The hostile server's long tool names and texts (as server-everything's long resource
+    URIs did at 375 px) wrap instead of widening the page."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": 700, "deviceScaleFactor": 1, "mobile": True},
+    )
+    driver.get(app_url(server=hostile.url, protocol=MODERN))
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {MODERN}")
+    wait_css(driver, "[data-tool]")
     assert overflow(driver, width) == []
 
 
