@@ -59,6 +59,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::http::{names, HttpMethod, HttpRequest, ACCEPT_STREAM};
+use super::tasks::{Outcome, Reply, TaskRequest};
 use super::DriverError;
 use crate::wire::jsonrpc::{error_body, notification_body, request_body, result_body};
 use crate::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
@@ -143,6 +144,20 @@ pub enum LegacyEvent {
         id: RequestId,
         params: ElicitRequestParams,
     },
+    /// The server asks the user something *as a task* (2025-11-25, only when the config
+    /// declares elicitation tasks): make the task ([`super::tasks::ElicitationTasks::create`]
+    /// with `task`, the params' `task` member), POST its `CreateTaskResult` with
+    /// [`LegacySession::task_reply`] at once, and show the card as for [`LegacyEvent::Elicit`].
+    ElicitTask {
+        id: RequestId,
+        params: ElicitRequestParams,
+        task: Value,
+    },
+    /// The server asks about the tasks this client keeps for it (`tasks/get`,
+    /// `tasks/result`, `tasks/list`, `tasks/cancel`; only when elicitation tasks are
+    /// declared): hand it to [`super::tasks::ElicitationTasks::on_request`] and POST its
+    /// replies with [`LegacySession::task_reply`].
+    Task { id: RequestId, request: TaskRequest },
     /// The server asks the host's LLM for a completion (`sampling/createMessage`); only
     /// when the config declares sampling (else the session refuses it by itself). Answer
     /// with [`LegacySession::answer_sampling`] or [`LegacySession::refuse_sampling`].
@@ -696,17 +711,31 @@ impl LegacySession {
     ) -> LegacyEvent {
         match method {
             methods::ELICITATION_CREATE => {
+                let tasks = self.config.capabilities.elicitation_tasks();
+                let mut task = None;
                 let parsed = params
                     .as_deref()
                     .ok_or_else(|| "it has no params".to_string())
-                    .and_then(|p| {
-                        serde_json::from_str::<Value>(p.get())
-                            .and_then(ElicitRequestParams::from_value)
-                            .map_err(|e| e.to_string())
+                    .and_then(|p| serde_json::from_str::<Value>(p.get()).map_err(|e| e.to_string()))
+                    .and_then(|mut value| {
+                        // Undeclared, a `task` member is ignored (the spec: processed normally).
+                        if tasks {
+                            task = value.as_object_mut().and_then(|m| m.remove("task"));
+                        }
+                        ElicitRequestParams::from_value(value).map_err(|e| e.to_string())
                     });
-                match parsed {
-                    Ok(params) => LegacyEvent::Elicit { id, params },
-                    Err(why) => self.reply_error(
+                match (parsed, task) {
+                    (Ok(params), None) => LegacyEvent::Elicit { id, params },
+                    (Ok(params), Some(task @ Value::Object(_))) => {
+                        LegacyEvent::ElicitTask { id, params, task }
+                    }
+                    (Ok(_), Some(_)) => self.reply_error(
+                        &id,
+                        codes::INVALID_PARAMS,
+                        "The server's elicitation request is malformed: its task is not an object"
+                            .into(),
+                    ),
+                    (Err(why), _) => self.reply_error(
                         &id,
                         codes::INVALID_PARAMS,
                         format!("The server's elicitation request is malformed: {why}"),
@@ -733,12 +762,39 @@ impl LegacySession {
                 };
                 self.reply_result(&id, &roots, false)
             }
+            method
+                if TaskRequest::is_task_method(method)
+                    && self.config.capabilities.elicitation_tasks() =>
+            {
+                let value = params
+                    .as_deref()
+                    .and_then(|p| serde_json::from_str::<Value>(p.get()).ok());
+                match TaskRequest::parse(method, value.as_ref()) {
+                    Some(Ok(request)) => LegacyEvent::Task { id, request },
+                    Some(Err(why)) => self.reply_error(&id, codes::INVALID_PARAMS, why),
+                    None => self.reply_error(
+                        &id,
+                        codes::METHOD_NOT_FOUND,
+                        format!("This client does not support {method:?}"),
+                    ),
+                }
+            }
             other => self.reply_error(
                 &id,
                 codes::METHOD_NOT_FOUND,
                 format!("This client does not support {other:?}"),
             ),
         }
+    }
+
+    /// The POST of a reply the task machine owes the server ([`super::tasks::Reply`]):
+    /// a result or a JSON-RPC error, with the session's headers.
+    pub fn task_reply(&self, reply: &Reply) -> Result<HttpRequest, DriverError> {
+        let body = match &reply.outcome {
+            Outcome::Result(result) => result_body(&reply.id, result)?,
+            Outcome::Error(error) => error_body(&reply.id, error)?,
+        };
+        Ok(self.with_session(HttpRequest::post(body)))
     }
 
     fn reply_result<R: serde::Serialize>(

@@ -14,6 +14,8 @@
 //! - [`era`]: Auto mode's decision between the two, the way the SDK makes it.
 //! - [`progress`]: the progress tokens of our calls and their `notifications/progress`,
 //!   made harmless and coalesced.
+//! - [`tasks`]: elicitation as a task (2025-11-25): the tasks this client keeps for the
+//!   server, answered to `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`.
 //! - [`headers`]: `Mcp-Name` / `Mcp-Param-*` header values, encoded like the SDK.
 
 pub mod era;
@@ -23,6 +25,7 @@ pub mod http;
 pub mod legacy;
 pub mod modern;
 pub mod progress;
+pub mod tasks;
 
 pub use error::DriverError;
 pub use http::{HttpMethod, HttpRequest};

@@ -97,7 +97,7 @@ fn days_from_civil(year: i64, month: u8, day: u8) -> i64 {
 }
 
 /// The date of a day count from [`days_from_civil`].
-fn civil_from_days(days: i64) -> (i64, u8, u8) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, u8, u8) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z.rem_euclid(146_097);

@@ -17,7 +17,7 @@
 //!   [`local_to_rfc3339`]) adds the browser's, and [`rfc3339_to_local`] goes back for pre-fill.
 
 mod error;
-mod formats;
+pub(crate) mod formats;
 mod value;
 
 pub use error::{ErrorCode, FieldError};

@@ -86,6 +86,10 @@ pub struct ClientCapabilities {
     pub roots: Option<RootsCapability>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampling: Option<Map<String, Value>>,
+    /// 2025-11-25 tasks (experimental): which of the server's requests this client runs
+    /// as tasks ([`ClientCapabilities::with_elicitation_tasks`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Value>,
 }
 
 impl ClientCapabilities {
@@ -98,7 +102,27 @@ impl ClientCapabilities {
             }),
             roots: Some(RootsCapability::default()),
             sampling: sampling.then(Map::new),
+            tasks: None,
         }
+    }
+
+    /// These capabilities, declaring elicitation as a task (2025-11-25, experimental):
+    /// `tasks.requests.elicitation.create`, `tasks.list` and `tasks.cancel`.
+    pub fn with_elicitation_tasks(mut self) -> Self {
+        self.tasks = Some(serde_json::json!({
+            "list": {},
+            "cancel": {},
+            "requests": { "elicitation": { "create": {} } }
+        }));
+        self
+    }
+
+    /// Whether elicitation as a task is declared.
+    pub fn elicitation_tasks(&self) -> bool {
+        self.tasks
+            .as_ref()
+            .and_then(|t| t.pointer("/requests/elicitation/create"))
+            .is_some()
     }
 
     /// Only elicitation (form and URL), what a client without sampling or roots declares.
@@ -110,6 +134,7 @@ impl ClientCapabilities {
             }),
             roots: None,
             sampling: None,
+            tasks: None,
         }
     }
 }
