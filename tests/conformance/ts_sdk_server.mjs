@@ -14,6 +14,13 @@
 //   sign_in       a URL-mode elicitation to http://127.0.0.1:<port>/signed-in?id=<id>;
 //                 loading that page is "finishing the flow": the server then sends
 //                 notifications/elicitation/complete for <id>
+//   task_question a form elicitation asked *as a task* (2025-11-25 tasks; the client must
+//                 declare tasks.requests.elicitation.create), args { cancel?, ttl? }:
+//                 with cancel, the server cancels the task at once (tasks/cancel) and
+//                 answers `task_question: cancelled -> <status>`; else it polls tasks/get
+//                 every 100 ms (at most 600 times) until the task ends or is gone, then
+//                 answers `task_question: <action>` (from tasks/result) or
+//                 `task_question: gone: <error message>`
 // With --held (tests/npm/drive-sdk.mjs), also:
 //   held_question a form elicitation that drop_question withdraws (the SDK then sends
 //                 notifications/cancelled); answers `held_question: <action>` or
@@ -26,7 +33,8 @@ import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { CreateTaskResultSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 
 const port = Number(process.argv[2]);
 const withHeld = process.argv.includes("--held");
@@ -103,8 +111,48 @@ function makeServer() {
     });
     return { content: [{ type: "text", text: `sign_in: ${result.action}` }] };
   });
+  registerTaskQuestion(server);
   if (withHeld) registerHeld(server);
   return server;
+}
+
+function registerTaskQuestion(server) {
+  const schema = { cancel: z.boolean().optional(), ttl: z.number().optional() };
+  const anyTask = z.looseObject({ status: z.string() });
+  const text = (t) => ({ content: [{ type: "text", text: `task_question: ${t}` }] });
+  server.registerTool("task_question", { description: "Asks a question as a task.", inputSchema: schema }, async ({ cancel, ttl }, extra) => {
+    const created = await extra.sendRequest(
+      {
+        method: "elicitation/create",
+        params: {
+          task: { ttl: ttl ?? 600000 },
+          mode: "form",
+          message: "A question asked as a task.",
+          requestedSchema: { type: "object", properties: { ok: { type: "boolean", title: "OK" } } },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    if (cancel) {
+      const after = await extra.sendRequest({ method: "tasks/cancel", params: { taskId } }, anyTask);
+      return text(`cancelled -> ${after.status}`);
+    }
+    for (let i = 0; i < 600; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      let task;
+      try {
+        task = await extra.sendRequest({ method: "tasks/get", params: { taskId } }, anyTask);
+      } catch (e) {
+        return text(`gone: ${e.message}`);
+      }
+      if (["completed", "failed", "cancelled"].includes(task.status)) {
+        const result = await extra.sendRequest({ method: "tasks/result", params: { taskId } }, z.looseObject({}));
+        return text(String(result.action));
+      }
+    }
+    return text("never ended");
+  });
 }
 
 function registerHeld(server) {

@@ -68,7 +68,7 @@ def test_auto_falls_back_to_the_handshake(driver: Any, www: Any, ts_server: TsSd
         "const done = arguments[arguments.length - 1];"
         "window.mcpClient.listTools().then((t) => done(t.map((x) => x.name)), (e) => done(String(e)));"
     )
-    assert sorted(names) == ["every_field", "sign_in"]
+    assert sorted(names) == ["every_field", "sign_in", "task_question"]
 
 
 def test_every_field_kind_is_shown_and_sent(driver: Any, www: Any, ts_server: TsSdkServer) -> None:
@@ -141,3 +141,27 @@ def test_url_mode_opens_the_page_and_completes(driver: Any, www: Any, ts_server:
     # Loading the page finished the flow: the server's notifications/elicitation/complete
     # ends the card's wait.
     wait_css(driver, "[data-elicitation][data-mode=url][data-state=complete]")
+
+
+# --- an elicitation as a task (2025-11-25 tasks): the server's cancel and the task's ttl ------
+
+
+def test_a_task_the_server_cancels_retires_its_card_in_words(driver: Any, www: Any, ts_server: TsSdkServer) -> None:
+    open_auto(driver, www, ts_server)
+    run(driver, "tool", "task_question", {"cancel": True})
+    # tasks/cancel was answered with the task, now cancelled.
+    assert result(driver)["content"][0]["text"] == "task_question: cancelled -> cancelled"
+    retired = wait_text(driver, "[data-elicitation]", "cancelled this question's task")
+    assert "A question asked as a task." in retired.text
+    assert not [b for b in retired.find_elements("xpath", ".//button") if b.text.strip() == "Submit"]
+
+
+def test_a_task_whose_ttl_runs_out_retires_its_card_in_words(driver: Any, www: Any, ts_server: TsSdkServer) -> None:
+    open_auto(driver, www, ts_server)
+    run(driver, "tool", "task_question", {"ttl": 1500})
+    card(driver, "form", "A question asked as a task.")
+    # Nobody answers: the task's own ttl ends it, the card says so, and the server's next
+    # tasks/get hears in words that the task is gone.
+    wait_text(driver, "[data-elicitation]", "the time the server gave this question ran out")
+    said = result(driver)["content"][0]["text"]
+    assert said.startswith("task_question: gone:") and "expired" in said, said

@@ -96,7 +96,9 @@ impl ClientConfig {
     pub(super) fn legacy(&self) -> LegacyConfig {
         LegacyConfig {
             roots: self.roots.clone(),
-            capabilities: self.capabilities(),
+            // Elicitation as a task is a 2025-11-25 feature: only the legacy session
+            // declares it.
+            capabilities: self.capabilities().with_elicitation_tasks(),
             ..LegacyConfig::default()
         }
     }

@@ -24,6 +24,7 @@ use mcp_elicit::driver::legacy::{
     AnswerPlan, Arrival, AutomaticReplies, Elicitations, LegacyEvent, LegacySession as Machine,
     Offered, Reconnect, RunId, SessionState,
 };
+use mcp_elicit::driver::tasks::{ElicitationTasks, Handled, Outcome, Reply, RetireWhy};
 use mcp_elicit::driver::{DriverError, HttpRequest};
 use mcp_elicit::wire::jsonrpc::quote;
 use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
@@ -38,6 +39,7 @@ use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
 use super::exchange::{self, Messages, ANSWER_POST_TIMEOUT_MS};
 use super::resume::{is_resumable_end, Resumption};
 use super::route::{self, URL_REQUIRED_KEY_PREFIX};
+use super::task_texts;
 use super::watch::CallWatch;
 use crate::transport::{sleep, RawResponse, TransportError};
 
@@ -90,6 +92,11 @@ struct Inner {
     machine: RefCell<Machine>,
     /// The cards: which session and call each belongs to, answers kept for re-runs.
     book: RefCell<Elicitations>,
+    /// The elicitations the server asked as tasks (2025-11-25), answered to its
+    /// `tasks/*` requests.
+    tasks: RefCell<ElicitationTasks>,
+    /// Whether a timer waits for the next task's `ttl` to run out.
+    task_timer: Cell<bool>,
     /// Pings, roots answers and refusals owed to the server, paced.
     replies: RefCell<AutomaticReplies>,
     /// Sampling requests the host's handler is working on.
@@ -127,6 +134,8 @@ impl LegacySession {
                 sampling: config.sampling,
                 machine: RefCell::new(machine),
                 book: RefCell::new(Elicitations::new(MAX_PENDING_CARDS)),
+                tasks: RefCell::new(ElicitationTasks::new()),
+                task_timer: Cell::new(false),
                 replies: RefCell::new(AutomaticReplies::default()),
                 sampling_in_flight: Cell::new(0),
                 get_stream: RefCell::new(None),
@@ -369,6 +378,14 @@ impl LegacySession {
         for (epoch, id) in watch.take_legacy_cards() {
             let route = self.inner.book.borrow_mut().withdraw(epoch, &id);
             if let Some(route) = route {
+                let replies = self.inner.tasks.borrow_mut().stop_card(&route, now_ms());
+                self.handle_tasks(
+                    Handled {
+                        replies,
+                        retire: Vec::new(),
+                    },
+                    epoch,
+                );
                 (self.inner.sink)(ClientEvent::Retired {
                     id: route,
                     reason: reason.to_owned(),
@@ -478,7 +495,11 @@ impl LegacySession {
                 watch.feed(&text);
             }
             let event = self.inner.machine.borrow_mut().on_message(&text);
-            if let (Some(watch), LegacyEvent::Elicit { id: asked, .. }) = (watch, &event) {
+            if let (
+                Some(watch),
+                LegacyEvent::Elicit { id: asked, .. } | LegacyEvent::ElicitTask { id: asked, .. },
+            ) = (watch, &event)
+            {
                 watch.add_legacy_card(epoch, asked.clone());
             }
             match event {
@@ -554,7 +575,18 @@ impl LegacySession {
             return;
         }
         match event {
-            LegacyEvent::Elicit { id, params } => self.elicit(id, params, run, epoch),
+            LegacyEvent::Elicit { id, params } => self.elicit(id, params, None, run, epoch),
+            LegacyEvent::ElicitTask { id, params, task } => {
+                self.elicit(id, params, Some(task), run, epoch)
+            }
+            LegacyEvent::Task { id, request } => {
+                let handled = self
+                    .inner
+                    .tasks
+                    .borrow_mut()
+                    .on_request(id, request, now_ms());
+                self.handle_tasks(handled, epoch);
+            }
             LegacyEvent::Sampling { id, params } => self.sample(id, params),
             LegacyEvent::ElicitationComplete { elicitation_id } => {
                 (self.inner.sink)(ClientEvent::Completed { elicitation_id })
@@ -574,8 +606,20 @@ impl LegacySession {
     }
 
     /// A server `elicitation/create`: shown to the user, or answered at once when the
-    /// re-run of a call repeats a question whose answer was kept for it, or refused.
-    fn elicit(&self, id: RequestId, params: ElicitRequestParams, run: Option<RunId>, epoch: u64) {
+    /// re-run of a call repeats a question whose answer was kept for it, or refused. One
+    /// asked as a task (`task`, 2025-11-25) is answered at once with the task the core
+    /// made, then shown the same way; the person's answer completes the task.
+    fn elicit(
+        &self,
+        id: RequestId,
+        params: ElicitRequestParams,
+        task: Option<Value>,
+        run: Option<RunId>,
+        epoch: u64,
+    ) {
+        if let Some(task) = task {
+            return self.elicit_task(id, params, &task, run, epoch);
+        }
         let key = key_of(&id);
         let arrival = self
             .inner
@@ -620,6 +664,149 @@ impl LegacySession {
                 quote(&key)
             ))),
         }
+    }
+
+    /// A server `elicitation/create` asked as a task: the task is made and its
+    /// `CreateTaskResult` POSTed at once, then the card shows as any other (its answer
+    /// goes to the task, not to the request). Refused in words when the book has no room
+    /// or the core no task.
+    fn elicit_task(
+        &self,
+        id: RequestId,
+        params: ElicitRequestParams,
+        task: &Value,
+        run: Option<RunId>,
+        epoch: u64,
+    ) {
+        let key = key_of(&id);
+        let arrival = self
+            .inner
+            .book
+            .borrow_mut()
+            .arrive(epoch, id.clone(), params.clone(), run);
+        let (route, replay) = match arrival {
+            Arrival::Show { route } => (route, None),
+            Arrival::Replay { route, answer } => (route, Some(answer)),
+            Arrival::Refuse { why } => {
+                let refusal = self.inner.machine.borrow().refuse_elicitation(&id, &why);
+                if let Ok(request) = refusal {
+                    self.reply(request, false);
+                }
+                return (self.inner.sink)(ClientEvent::CardsRefused);
+            }
+            Arrival::Duplicate => {
+                return (self.inner.sink)(ClientEvent::Notice(format!(
+                    "The server asked again under the id {} while its earlier request with \
+                     that id is still waiting; the second request was ignored.",
+                    quote(&key)
+                )))
+            }
+        };
+        let created =
+            self.inner
+                .tasks
+                .borrow_mut()
+                .create(id.clone(), route.clone(), task, now_ms());
+        let outcome = match created {
+            Ok(created) => Outcome::Result(created),
+            Err(error) => {
+                // No task, no card: the book forgets it, the server reads why.
+                let _ = self.inner.book.borrow_mut().withdraw(epoch, &id);
+                (self.inner.sink)(ClientEvent::Notice(task_texts::task_refused(
+                    &error.message,
+                )));
+                Outcome::Error(error)
+            }
+        };
+        let made = matches!(outcome, Outcome::Result(_));
+        let reply = Reply { id, outcome };
+        if let Ok(request) = self.inner.machine.borrow().task_reply(&reply) {
+            self.reply(request, false);
+        }
+        if !made {
+            return;
+        }
+        if let Some(run) = run {
+            let mut runs = self.inner.run_cards.borrow_mut();
+            let shown = runs.entry(run).or_default();
+            if !shown.contains(&route) && shown.len() < MAX_PENDING_CARDS {
+                shown.push(route.clone());
+            }
+        }
+        self.watch_task_expiry();
+        match replay {
+            // The re-run of a call asks again what the person already answered: the new
+            // task completes with that answer at once.
+            Some(answer) => {
+                let handled = self
+                    .inner
+                    .tasks
+                    .borrow_mut()
+                    .answer(&route, &answer, now_ms());
+                self.inner.book.borrow_mut().delivered(&route);
+                (self.inner.sink)(ClientEvent::Answered { id: route });
+                if let Some(handled) = handled {
+                    self.handle_tasks(handled, epoch);
+                }
+            }
+            None => (self.inner.sink)(ClientEvent::Elicit {
+                id: route,
+                key,
+                params,
+            }),
+        }
+    }
+
+    /// POSTs what the task machine owes the server, and retires the cards whose task
+    /// ended without the person (cancelled by the server, expired), in words.
+    fn handle_tasks(&self, handled: Handled, epoch: u64) {
+        for reply in &handled.replies {
+            let request = self.inner.machine.borrow().task_reply(reply);
+            if let Ok(request) = request {
+                self.reply(request, false);
+            }
+        }
+        for retire in handled.retire {
+            let route = self
+                .inner
+                .book
+                .borrow_mut()
+                .withdraw(epoch, &retire.request);
+            let reason = match retire.why {
+                RetireWhy::Cancelled => task_texts::CARD_TASK_CANCELLED,
+                RetireWhy::Expired => task_texts::CARD_TASK_EXPIRED,
+            };
+            (self.inner.sink)(ClientEvent::Retired {
+                id: route.unwrap_or(retire.card),
+                reason: reason.to_owned(),
+            });
+        }
+    }
+
+    /// Keeps one timer waiting for the next task's `ttl` to run out (in steps of at most
+    /// a minute, so a far deadline holds no huge sleep); it ends when no task has one.
+    fn watch_task_expiry(&self) {
+        if self.inner.task_timer.get() {
+            return;
+        }
+        self.inner.task_timer.set(true);
+        let session = self.clone();
+        let epoch = self.inner.epoch.get();
+        wasm_bindgen_futures::spawn_local(async move {
+            loop {
+                let next = session.inner.tasks.borrow().next_expiry();
+                let (Some(next), false) = (next, session.inner.closed.get()) else {
+                    break;
+                };
+                let wait = next.saturating_sub(now_ms()).clamp(10, 60_000);
+                sleep(wait as u32).await;
+                let handled = session.inner.tasks.borrow_mut().expire(now_ms());
+                if session.inner.epoch.get() == epoch && !session.inner.closed.get() {
+                    session.handle_tasks(handled, epoch);
+                }
+            }
+            session.inner.task_timer.set(false);
+        });
     }
 
     /// The server withdrew its request `id` of the session of handshake `epoch`
@@ -796,6 +983,18 @@ impl LegacySession {
             return Ok(());
         }
         let epoch = self.inner.epoch.get();
+        // A card asked as a task: the answer completes its task; the server fetches it
+        // with tasks/result (held requests get it now).
+        if self.inner.tasks.borrow().has_card(id) {
+            let handled = self.inner.tasks.borrow_mut().answer(id, &result, now_ms());
+            let Some(handled) = handled else {
+                return Err(ClientError::UnknownElicitation(id.to_owned()));
+            };
+            self.inner.book.borrow_mut().delivered(id);
+            self.handle_tasks(handled, epoch);
+            (self.inner.sink)(ClientEvent::Answered { id: id.to_owned() });
+            return Ok(());
+        }
         // While a new session is set up, or after the server forgot this one, a card of the
         // old session has no request to answer: its answer is kept for the re-run.
         let plan = if self.usable() {
@@ -946,6 +1145,16 @@ fn event_error(event: LegacyEvent) -> Option<ClientError> {
 /// (it came on the GET stream).
 const REQUEST_GONE: &str = "The server restarted and lost this request; it came outside any \
      call, so nothing will ask it again, and your answer was not sent.";
+
+/// Now, in milliseconds since the Unix epoch (the task machine's time).
+fn now_ms() -> u64 {
+    let now = js_sys::Date::now();
+    if now.is_finite() && now > 0.0 {
+        now as u64
+    } else {
+        0
+    }
+}
 
 /// The UI key of a server request: its JSON-RPC id as text (`1`, or the string itself).
 fn key_of(id: &RequestId) -> String {
