@@ -363,9 +363,22 @@ impl LegacySession {
         call: &Call,
         progress_token: Option<&str>,
     ) -> Result<(RequestId, HttpRequest), DriverError> {
+        self.call_with(call, progress_token, false)
+    }
+
+    /// [`call_tracked`](Self::call_tracked), and with `as_task` the call is made as a task
+    /// (2025-11-25: `params.task` is `{}`, the server picks the ttl); its answer is then a
+    /// `CreateTaskResult` ([`super::tool_tasks::ToolTask::from_call_result`]).
+    pub fn call_with(
+        &mut self,
+        call: &Call,
+        progress_token: Option<&str>,
+        as_task: bool,
+    ) -> Result<(RequestId, HttpRequest), DriverError> {
         let params = TrackedParams {
             call: call.params(),
             meta: progress_token.map(|progress_token| ProgressMeta { progress_token }),
+            task: as_task.then_some(TaskParams {}),
         };
         self.send_request(call.method(), Some(&params))
     }
@@ -833,7 +846,13 @@ struct TrackedParams<'a> {
     call: CallParams<'a>,
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     meta: Option<ProgressMeta<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    task: Option<TaskParams>,
 }
+
+/// A call's `task` (2025-11-25): empty, so the server chooses the ttl.
+#[derive(serde::Serialize)]
+struct TaskParams {}
 
 /// `_meta` with the call's progress token.
 #[derive(serde::Serialize)]

@@ -16,6 +16,7 @@
 //!   made harmless and coalesced.
 //! - [`tasks`]: elicitation as a task (2025-11-25): the tasks this client keeps for the
 //!   server, answered to `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`.
+//! - [`tool_tasks`]: tools called as tasks (2025-11-25): when, and following the task.
 //! - [`headers`]: `Mcp-Name` / `Mcp-Param-*` header values, encoded like the SDK.
 
 pub mod era;
@@ -26,6 +27,7 @@ pub mod legacy;
 pub mod modern;
 pub mod progress;
 pub mod tasks;
+pub mod tool_tasks;
 
 pub use error::DriverError;
 pub use http::{HttpMethod, HttpRequest};

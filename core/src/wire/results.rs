@@ -21,6 +21,10 @@ pub struct Tool {
     /// and the modern driver reads its `x-mcp-header` annotations.
     #[serde(default = "empty_object")]
     pub input_schema: Value,
+    /// `execution` (2025-11-25), kept raw: its `taskSupport` says whether the tool is
+    /// called as a task ([`crate::driver::tool_tasks::task_support`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<Value>,
 }
 
 fn empty_object() -> Value {

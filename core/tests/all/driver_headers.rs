@@ -139,6 +139,7 @@ fn keep_valid_tools_names_the_dropped_and_keeps_order() {
         title: None,
         description: None,
         input_schema,
+        execution: None,
     };
     let good =
         json!({"type":"object","properties":{"r":{"type":"string","x-mcp-header":"Region"}}});

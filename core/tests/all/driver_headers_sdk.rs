@@ -122,6 +122,7 @@ fn keep_valid_tools_drops_what_the_sdk_drops() {
             title: None,
             description: None,
             input_schema: c["schema"].clone(),
+            execution: None,
         })
         .collect();
     let (kept, dropped) = keep_valid_tools(tools);

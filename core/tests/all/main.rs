@@ -21,6 +21,7 @@ mod driver_legacy;
 mod driver_modern;
 mod driver_progress;
 mod driver_tasks;
+mod driver_tool_tasks;
 mod hostile_wasm;
 mod js_api_wasm;
 mod js_boundary_wasm;

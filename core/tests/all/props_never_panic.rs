@@ -449,6 +449,7 @@ proptest! {
             title: None,
             description: None,
             input_schema: schema.clone(),
+            execution: None,
         }]);
         prop_assert_eq!(kept.len(), usize::from(reason.is_none()));
         prop_assert_eq!(dropped.first().map(|d| d.1.clone()), reason.clone());
