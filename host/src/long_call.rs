@@ -4,6 +4,9 @@
 //! - `onProgress({ progress, total?, message? })` gets the server's progress, made harmless
 //!   by the core ([`mcp_elicit::driver::progress`]) and coalesced: at most once per
 //!   animation frame, the latest update.
+//! - `onTaskStatus({ taskId, status, message? })` gets the status of a call the server runs
+//!   as a task (2025-11-25 tasks: `working`, `input_required`, `completed`, `failed`,
+//!   `cancelled`), at most once per animation frame, when it changed.
 //! - `signal` (an `AbortSignal`) stops the call: its stream is closed (legacy: after
 //!   `notifications/cancelled` with its request id), its cards are retired in words, and the
 //!   Promise rejects with "… the call was stopped".
@@ -17,7 +20,7 @@ use std::rc::Rc;
 use futures::future::{select, Either};
 use futures::FutureExt;
 use mcp_elicit::driver::progress::Progress;
-use mcp_elicit_web::client::{Call, CallWatch, ClientError, Connection};
+use mcp_elicit_web::client::{Call, CallWatch, ClientError, Connection, TaskNews};
 use mcp_elicit_web::transport::sleep;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -39,6 +42,7 @@ pub const STOPPED: &str = "the call was stopped";
 pub struct CallOptions {
     signal: Option<web_sys::AbortSignal>,
     on_progress: Option<js_sys::Function>,
+    on_task_status: Option<js_sys::Function>,
     timeout_ms: Option<u32>,
     reset_on_progress: bool,
 }
@@ -71,6 +75,14 @@ pub fn parse_options(options: Option<js_sys::Object>, what: &str) -> Result<Call
             on_progress
                 .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
                 .ok_or_else(|| format!("{what}'s option onProgress must be a function"))?,
+        );
+    }
+    let on_task_status = field("onTaskStatus");
+    if given(&on_task_status) {
+        parsed.on_task_status = Some(
+            on_task_status
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                .ok_or_else(|| format!("{what}'s option onTaskStatus must be a function"))?,
         );
     }
     let timeout = field("timeoutMs");
@@ -126,6 +138,20 @@ fn progress_to_js(update: &Progress) -> JsValue {
     object.into()
 }
 
+/// A task's news as the JS object `onTaskStatus` gets.
+fn task_to_js(news: &TaskNews) -> JsValue {
+    let object = js_sys::Object::new();
+    let set = |name: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(&object, &JsValue::from_str(name), &value);
+    };
+    set("taskId", JsValue::from_str(&news.task_id));
+    set("status", JsValue::from_str(news.status));
+    if let Some(message) = &news.message {
+        set("message", JsValue::from_str(message));
+    }
+    object.into()
+}
+
 /// Runs `call` on `connection` with `options` (see the module docs).
 pub async fn run(
     connection: &Connection,
@@ -146,25 +172,31 @@ pub async fn run(
         let done = done.clone();
         let slot = watch_slot.clone();
         let on_progress = options.on_progress.clone();
+        let on_task_status = options.on_task_status.clone();
         let scheduled = Rc::new(Cell::new(false));
         Rc::new(move || {
             progressed.set(true);
-            let Some(on_progress) = on_progress.clone() else {
+            if on_progress.is_none() && on_task_status.is_none() {
                 return;
-            };
+            }
             if scheduled.replace(true) {
                 return;
             }
             let (done, slot, scheduled) = (done.clone(), slot.clone(), scheduled.clone());
+            let (on_progress, on_task_status) = (on_progress.clone(), on_task_status.clone());
             let frame = Closure::once_into_js(move || {
                 scheduled.set(false);
                 if done.get() {
                     return;
                 }
+                // The host's callbacks: what they throw is their own affair.
                 let update = slot.borrow().as_ref().and_then(CallWatch::take);
-                if let Some(update) = update {
-                    // The host's callback: what it throws is its own affair.
-                    let _ = on_progress.call1(&JsValue::NULL, &progress_to_js(&update));
+                if let (Some(update), Some(f)) = (update, &on_progress) {
+                    let _ = f.call1(&JsValue::NULL, &progress_to_js(&update));
+                }
+                let task = slot.borrow().as_ref().and_then(CallWatch::take_task);
+                if let (Some(task), Some(f)) = (task, &on_task_status) {
+                    let _ = f.call1(&JsValue::NULL, &task_to_js(&task));
                 }
             });
             if let Some(window) = web_sys::window() {

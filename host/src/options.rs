@@ -71,6 +71,12 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
                 "options.maxRounds must be a whole number from 1 to {MAX_ROUNDS_LIMIT}"
             ))?;
     }
+    if let Some(v) = field(options, "tasks")? {
+        config.tasks = v
+            .as_string()
+            .and_then(|text| mcp_elicit::driver::tool_tasks::TaskMode::parse(&text))
+            .ok_or(r#"options.tasks must be "auto", "always" or "never""#)?;
+    }
     if let Some(v) = field(options, "roots")? {
         config.roots = serde_json::from_value::<Vec<Root>>(json_arg(&v, "options.roots")?)
             .map_err(|e| {

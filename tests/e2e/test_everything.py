@@ -8,6 +8,11 @@ loopback port.
   and the server polls `tasks/get` until the person answered, then fetches the answer with
   `tasks/result`. The tool exists only for a client that declares
   `tasks.requests.elicitation.create`.
+- `simulate-research-query`: a tool whose `execution.taskSupport` is `required`, called
+  as a task: the page shows `[data-testid=task-status]` while it runs, follows `tasks/get`,
+  and reads the result with `tasks/result`. With `ambiguous: true` the task asks a question
+  (`input_required`), which reaches its card through `tasks/result`'s stream.
+- `trigger-long-running-operation`: progress shown and reaching `onProgress`.
 """
 
 from __future__ import annotations
@@ -21,9 +26,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from harness import REPO, button, free_port, wait_for_port, wait_text
+from harness import REPO, button, control_by_label, free_port, wait_css, wait_for, wait_for_port, wait_text
 from test_demo_flows import card, set_text
-from test_host_client import result, run
+from test_host_client import host_error, result, run
 
 EVERYTHING = REPO / "tests" / "everything"
 ENTRY = EVERYTHING / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
@@ -118,3 +123,60 @@ def test_a_declined_elicitation_task_reaches_the_server(driver: Any, www: Any, e
     button(form, "Decline").click()
     said = texts(driver)
     assert "[DECLINED]" in said, said
+
+
+# --- a tool called as a task ------------------------------------------------------------------
+
+
+def test_a_tool_that_requires_a_task_runs_as_one_and_its_status_is_shown(
+    driver: Any, www: Any, everything: Everything
+) -> None:
+    open_auto(driver, www, everything)
+    run(driver, "tool", "simulate-research-query", {"topic": "bees"})
+    wait_text(driver, "[data-testid=task-status]", "working")
+    said = texts(driver)
+    assert "# Research Report: bees" in said, said
+    # The status line goes with the call.
+    wait_for(driver, lambda d: not d.find_elements("css selector", "[data-testid=task-status]"), "the status gone")
+
+
+def test_a_task_that_asks_a_question_reaches_its_card_and_takes_the_answer(
+    driver: Any, www: Any, everything: Everything
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    open_auto(driver, www, everything)
+    run(driver, "tool", "simulate-research-query", {"topic": "python", "ambiguous": True})
+    form = card(driver, "form", 'The research query "python" could have multiple interpretations')
+    Select(control_by_label(form, "Clarification")).select_by_visible_text("Monty Python comedy group")
+    button(form, "Submit").click()
+    said = texts(driver)
+    assert "# Research Report: python (comedy)" in said, said
+
+
+def test_stop_on_a_task_ends_the_call_in_words(driver: Any, www: Any, everything: Everything) -> None:
+    open_auto(driver, www, everything)
+    run(driver, "tool", "simulate-research-query", {"topic": "ants"})
+    wait_text(driver, "[data-testid=task-status]", "working")
+    button(driver, "Stop").click()
+    assert "stopped" in host_error(driver, "stopped")
+
+
+# --- progress -----------------------------------------------------------------------------------
+
+
+def test_a_long_operations_progress_is_shown_and_reaches_on_progress(
+    driver: Any, www: Any, everything: Everything
+) -> None:
+    open_auto(driver, www, everything)
+    run(driver, "tool", "trigger-long-running-operation", {"duration": 2, "steps": 4})
+    wait_css(driver, "[data-testid=call-progress][role=progressbar][aria-valuemax='4'][aria-valuenow]")
+    assert "Long running operation completed" in texts(driver)
+    reports = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; const seen = [];"
+        "window.mcpClient.callTool('trigger-long-running-operation', { duration: 1, steps: 2 },"
+        "  { onProgress: (p) => seen.push([p.progress, p.total]) })"
+        ".then(() => done(seen), (e) => done(String(e)));"
+    )
+    assert isinstance(reports, list) and reports, reports
+    assert all(total == 2 and 0 < progress <= 2 for progress, total in reports), reports

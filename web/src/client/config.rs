@@ -7,6 +7,7 @@ use std::rc::Rc;
 use futures::future::LocalBoxFuture;
 use mcp_elicit::driver::legacy::LegacyConfig;
 use mcp_elicit::driver::modern::ModernConfig;
+use mcp_elicit::driver::tool_tasks::TaskMode;
 use mcp_elicit::wire::{ClientCapabilities, Root};
 use serde_json::Value;
 
@@ -58,6 +59,9 @@ pub struct ClientConfig {
     pub sampling: Option<SamplingHandler>,
     /// How requests reach the endpoint: the host's `fetch` and headers, the sign-in.
     pub http: HttpOptions,
+    /// Whether a tool whose `execution.taskSupport` is `optional` is called as a task
+    /// (2025-11-25; `required` ones always are, when the server runs tasks).
+    pub tasks: TaskMode,
 }
 
 impl ClientConfig {
@@ -69,6 +73,7 @@ impl ClientConfig {
             roots: Vec::new(),
             sampling: None,
             http: HttpOptions::default(),
+            tasks: TaskMode::default(),
         }
     }
 

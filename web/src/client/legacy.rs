@@ -25,10 +25,13 @@ use mcp_elicit::driver::legacy::{
     Offered, Reconnect, RunId, SessionState,
 };
 use mcp_elicit::driver::tasks::{ElicitationTasks, Handled, Outcome, Reply, RetireWhy};
+use mcp_elicit::driver::tool_tasks::{
+    call_as_task, server_runs_tool_tasks, task_support, TaskMode, TaskNext, ToolTask,
+};
 use mcp_elicit::driver::{DriverError, HttpRequest};
 use mcp_elicit::wire::jsonrpc::quote;
 use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
-use mcp_elicit::wire::{Call, ElicitRequestParams, ElicitResult, RequestId};
+use mcp_elicit::wire::{Call, ElicitRequestParams, ElicitResult, RequestId, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use web_sys::AbortController;
@@ -64,6 +67,15 @@ enum Outgoing<'a> {
         call: &'a Call,
         run: RunId,
         watch: Option<&'a CallWatch>,
+        as_task: bool,
+    },
+    /// A request that goes on with the call of `run` (its task's `tasks/result`): the
+    /// cards its stream carries belong to that run, its progress to `watch`.
+    Follow {
+        method: &'a str,
+        params: &'a Value,
+        run: RunId,
+        watch: Option<&'a CallWatch>,
     },
     /// Any other request (a listing): it asks nothing and starts no run, so it leaves the
     /// kept answers to the re-run they wait for.
@@ -73,7 +85,7 @@ enum Outgoing<'a> {
 impl Outgoing<'_> {
     fn run(self) -> Option<RunId> {
         match self {
-            Outgoing::Call { run, .. } => Some(run),
+            Outgoing::Call { run, .. } | Outgoing::Follow { run, .. } => Some(run),
             Outgoing::Other { .. } => None,
         }
     }
@@ -97,6 +109,12 @@ struct Inner {
     tasks: RefCell<ElicitationTasks>,
     /// Whether a timer waits for the next task's `ttl` to run out.
     task_timer: Cell<bool>,
+    /// Each tool's `execution.taskSupport` from the last tools/list (2025-11-25), and
+    /// whether one was read: a tool is called as a task by it.
+    tool_support: RefCell<HashMap<String, String>>,
+    tools_listed: Cell<bool>,
+    /// The host's choice for tools whose task support is `optional`.
+    task_mode: TaskMode,
     /// Pings, roots answers and refusals owed to the server, paced.
     replies: RefCell<AutomaticReplies>,
     /// Sampling requests the host's handler is working on.
@@ -136,6 +154,9 @@ impl LegacySession {
                 book: RefCell::new(Elicitations::new(MAX_PENDING_CARDS)),
                 tasks: RefCell::new(ElicitationTasks::new()),
                 task_timer: Cell::new(false),
+                tool_support: RefCell::new(HashMap::new()),
+                tools_listed: Cell::new(false),
+                task_mode: config.tasks,
                 replies: RefCell::new(AutomaticReplies::default()),
                 sampling_in_flight: Cell::new(0),
                 get_stream: RefCell::new(None),
@@ -328,9 +349,19 @@ impl LegacySession {
             "The server restarted and lost the request this answer was for, and another \
              call was made before that call was made again, so your answer was not sent.",
         );
-        let outcome = self
-            .request_in_session(Outgoing::Call { call, run, watch })
-            .await;
+        let as_task = self.call_as_task(call);
+        let outcome = match self
+            .request_in_session(Outgoing::Call {
+                call,
+                run,
+                watch,
+                as_task,
+            })
+            .await
+        {
+            Ok(answer) if as_task => self.follow_task(answer, run, watch).await,
+            other => other,
+        };
         if let Some(watch) = watch {
             watch.set_legacy_run(None);
         }
@@ -349,6 +380,118 @@ impl LegacySession {
         outcome
     }
 
+    /// Keeps each tool's `execution.taskSupport` from a tools/list.
+    pub fn record_tools(&self, tools: &[Tool]) {
+        let mut support = self.inner.tool_support.borrow_mut();
+        support.clear();
+        for tool in tools {
+            if let Some(s) = task_support(tool.execution.as_ref()) {
+                support.insert(tool.name.clone(), s.to_owned());
+            }
+        }
+        self.inner.tools_listed.set(true);
+    }
+
+    fn runs_tool_tasks(&self) -> bool {
+        let machine = self.inner.machine.borrow();
+        machine
+            .server()
+            .is_some_and(|init| server_runs_tool_tasks(&init.capabilities))
+    }
+
+    /// Whether the tools must be listed before `call` is made: it is a tool call, the
+    /// server runs tool calls as tasks, and no list was read yet.
+    pub fn needs_tool_list(&self, call: &Call) -> bool {
+        matches!(call, Call::Tool { .. })
+            && !self.inner.tools_listed.get()
+            && self.runs_tool_tasks()
+    }
+
+    /// Whether `call` is made as a task (the core's [`call_as_task`]).
+    fn call_as_task(&self, call: &Call) -> bool {
+        let Call::Tool { name, .. } = call else {
+            return false;
+        };
+        let support = self.inner.tool_support.borrow().get(name).cloned();
+        call_as_task(
+            self.runs_tool_tasks(),
+            support.as_deref(),
+            self.inner.task_mode,
+        )
+    }
+
+    /// Follows the task the server made of a call (`answer`, its `CreateTaskResult`; any
+    /// other answer is the call's result): `tasks/get` at the server's interval, within
+    /// the core's bounds; `tasks/result` once it has questions or ended (its stream
+    /// carries the questions, which reach their cards as any others; its answer is the
+    /// call's); a cancelled task ends the call in words.
+    async fn follow_task(
+        &self,
+        answer: Box<RawValue>,
+        run: RunId,
+        watch: Option<&CallWatch>,
+    ) -> Result<Box<RawValue>, ClientError> {
+        let value: Value = serde_json::from_str(answer.get())
+            .map_err(|e| ClientError::Refused(task_texts::task_unreadable(&e.to_string())))?;
+        let mut task = match ToolTask::from_call_result(&value) {
+            None => return Ok(answer),
+            Some(Err(why)) => return Err(ClientError::Refused(why)),
+            Some(Ok(task)) => task,
+        };
+        if let Some(watch) = watch {
+            watch.set_task(&task);
+        }
+        loop {
+            if let Some(watch) = watch {
+                // The watch's copy is the latest: set after each answer, and moved on by
+                // the status notifications its streams carry.
+                if let Some(seen) = watch.task().filter(|t| t.task_id() == task.task_id()) {
+                    task = seen;
+                }
+                if watch.is_stopped() {
+                    return Err(ClientError::Refused(task_texts::TASK_STOPPED.into()));
+                }
+            }
+            let params = Value::Object(task.id_params());
+            match task.next() {
+                TaskNext::Poll { after_ms } => {
+                    sleep(u32::try_from(after_ms).unwrap_or(u32::MAX)).await;
+                    if watch.is_some_and(CallWatch::is_stopped) {
+                        return Err(ClientError::Refused(task_texts::TASK_STOPPED.into()));
+                    }
+                    let got = self
+                        .request_in_session(Outgoing::Other {
+                            method: mcp_elicit::driver::tasks::methods::GET,
+                            params: &params,
+                        })
+                        .await?;
+                    let got: Value = serde_json::from_str(got.get()).map_err(|e| {
+                        ClientError::Refused(task_texts::task_unreadable(&e.to_string()))
+                    })?;
+                    task.on_task(&got).map_err(ClientError::Refused)?;
+                    if let Some(watch) = watch {
+                        watch.set_task(&task);
+                    }
+                }
+                TaskNext::FetchResult => {
+                    return self
+                        .request_in_session(Outgoing::Follow {
+                            method: mcp_elicit::driver::tasks::methods::RESULT,
+                            params: &params,
+                            run,
+                            watch,
+                        })
+                        .await;
+                }
+                TaskNext::Cancelled => {
+                    return Err(ClientError::Refused(task_texts::task_cancelled(
+                        task.message(),
+                    )))
+                }
+            }
+        }
+    }
+
     /// Whether the card of request `id` on the session of handshake `epoch` still waits.
     pub(crate) fn is_waiting(&self, epoch: u64, id: &RequestId) -> bool {
         self.inner.book.borrow().is_waiting(epoch, id)
@@ -360,6 +503,19 @@ impl LegacySession {
     /// from the closed stream, or not at all), and its cards are retired with `reason`.
     pub async fn stop(&self, watch: &CallWatch, reason: &str) {
         watch.set_stopped();
+        // A call running as a task on the server: tasks/cancel (not checked either).
+        let running_task = watch
+            .task()
+            .filter(|t| !t.status().is_terminal())
+            .and_then(|t| {
+                let params = Value::Object(t.id_params());
+                let sent = self
+                    .inner
+                    .machine
+                    .borrow_mut()
+                    .request(mcp_elicit::driver::tasks::methods::CANCEL, Some(&params));
+                sent.ok().map(|(_, request)| request)
+            });
         let cancel = watch
             .take_legacy_request()
             .and_then(|id| self.inner.machine.borrow_mut().cancel(&id, reason));
@@ -394,6 +550,9 @@ impl LegacySession {
         }
         if let Some(request) = cancel {
             let _ = self.send(&request).await;
+        }
+        if let Some(request) = running_task {
+            let _ = self.post(&request).await;
         }
     }
 
@@ -455,15 +614,19 @@ impl LegacySession {
         let epoch = self.inner.epoch.get();
         let run = what.run();
         let watch = match what {
-            Outgoing::Call { watch, .. } => watch,
+            Outgoing::Call { watch, .. } | Outgoing::Follow { watch, .. } => watch,
             Outgoing::Other { .. } => None,
         };
         let token = watch.map(CallWatch::token);
         let (id, request) = {
             let mut machine = self.inner.machine.borrow_mut();
             match what {
-                Outgoing::Call { call, .. } => machine.call_tracked(call, token.as_deref()),
-                Outgoing::Other { method, params } => machine.request(method, Some(params)),
+                Outgoing::Call { call, as_task, .. } => {
+                    machine.call_with(call, token.as_deref(), as_task)
+                }
+                Outgoing::Other { method, params } | Outgoing::Follow { method, params, .. } => {
+                    machine.request(method, Some(params))
+                }
             }
         }?;
         if let Some(watch) = watch {

@@ -41,7 +41,7 @@ pub use exchange::Messages;
 pub use legacy::LegacySession;
 pub use modern::ModernSession;
 pub use route::URL_REQUIRED_KEY_PREFIX;
-pub use watch::CallWatch;
+pub use watch::{CallWatch, TaskNews};
 
 /// Pages of a `*/list` request we follow before we stop (a server that loops its cursor).
 const MAX_LIST_PAGES: usize = 50;
@@ -117,7 +117,10 @@ impl Connection {
             .await?;
         match self {
             Connection::Modern(s) => Ok(s.keep_valid_tools(tools)),
-            Connection::Legacy(_) => Ok(tools),
+            Connection::Legacy(s) => {
+                s.record_tools(&tools);
+                Ok(tools)
+            }
         }
     }
 
@@ -232,7 +235,14 @@ impl Connection {
     ) -> Result<Box<RawValue>, ClientError> {
         match self {
             Connection::Modern(s) => s.call_watched(call, input_schema, Some(watch)).await,
-            Connection::Legacy(s) => s.call_watched(&call, Some(watch)).await,
+            Connection::Legacy(s) => {
+                // Whether a tool is called as a task is in its tools/list entry: listed
+                // once, when the server runs tool calls as tasks at all.
+                if s.needs_tool_list(&call) {
+                    let _ = self.list_tools().await;
+                }
+                s.call_watched(&call, Some(watch)).await
+            }
         }
     }
 

@@ -13,3 +13,19 @@ pub const CARD_TASK_EXPIRED: &str =
 pub fn task_refused(why: &str) -> String {
     format!("A question the server asked as a task was refused: {why}")
 }
+
+/// A call running as a task that Stop ended.
+pub const TASK_STOPPED: &str = "The call was stopped; its task was cancelled.";
+
+/// A call whose task the server cancelled, with the server's message when it gave one.
+pub fn task_cancelled(message: Option<&str>) -> String {
+    match message {
+        Some(m) => format!("The server cancelled the call's task: {m}"),
+        None => "The server cancelled the call's task.".to_owned(),
+    }
+}
+
+/// An answer about a task that is not JSON this client can read.
+pub fn task_unreadable(why: &str) -> String {
+    format!("The server's answer about the call's task could not be read: {why}")
+}

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use mcp_elicit::driver::legacy::RunId;
 use mcp_elicit::driver::progress::{Progress, ProgressBook};
+use mcp_elicit::driver::tool_tasks::ToolTask;
 use mcp_elicit::wire::RequestId;
 
 /// One call's watch. Cheap to clone; clones share it.
@@ -33,6 +34,18 @@ struct Inner {
     asking: Cell<bool>,
     /// Set by Stop: the call's driver must send and show nothing more.
     stopped: Cell<bool>,
+    /// A legacy call running as a task on the server: the task as last seen (Stop sends
+    /// `tasks/cancel` for it), and whether that is news not yet taken.
+    task: RefCell<Option<ToolTask>>,
+    task_news: Cell<bool>,
+}
+
+/// A call's task as a host sees it: its id, status (the spec's word) and message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskNews {
+    pub task_id: String,
+    pub status: &'static str,
+    pub message: Option<String>,
 }
 
 impl CallWatch {
@@ -60,9 +73,20 @@ impl CallWatch {
         made
     }
 
-    /// Reads one message of the call's streams for progress of this call.
+    /// Reads one message of the call's streams for progress of this call (and the status
+    /// of its task, `notifications/tasks/status`).
     pub(crate) fn feed(&self, text: &str) {
-        let news = self.inner.book.borrow_mut().on_message(text).is_some();
+        let task_news = self
+            .inner
+            .task
+            .borrow_mut()
+            .as_mut()
+            .and_then(|task| task.on_message(text))
+            .is_some();
+        if task_news {
+            self.inner.task_news.set(true);
+        }
+        let news = self.inner.book.borrow_mut().on_message(text).is_some() || task_news;
         if news {
             if let Some(on_news) = self.inner.on_news.clone() {
                 on_news();
@@ -74,6 +98,35 @@ impl CallWatch {
     pub fn take(&self) -> Option<Progress> {
         let token = self.inner.token.borrow().clone()?;
         self.inner.book.borrow_mut().take(&token)
+    }
+
+    /// The call's task as the driver last saw it (news for the host).
+    pub(crate) fn set_task(&self, task: &ToolTask) {
+        let changed = self.inner.task.borrow().as_ref() != Some(task);
+        *self.inner.task.borrow_mut() = Some(task.clone());
+        if changed {
+            self.inner.task_news.set(true);
+            if let Some(on_news) = self.inner.on_news.clone() {
+                on_news();
+            }
+        }
+    }
+
+    /// The call's task as last seen (a status notification may have moved it on).
+    pub(crate) fn task(&self) -> Option<ToolTask> {
+        self.inner.task.borrow().clone()
+    }
+
+    /// The call's task since the last take, if it changed.
+    pub fn take_task(&self) -> Option<TaskNews> {
+        if !self.inner.task_news.replace(false) {
+            return None;
+        }
+        self.inner.task.borrow().as_ref().map(|t| TaskNews {
+            task_id: t.task_id().to_owned(),
+            status: t.status().as_str(),
+            message: t.message().map(str::to_owned),
+        })
     }
 
     /// Whether a card of this call waits for the person now (a host's timeout is paused).
