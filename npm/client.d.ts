@@ -40,6 +40,12 @@ export interface McpClientOptions {
   protocol?: "auto" | "2026-07-28" | "2025-11-25";
   /** Input rounds one call may take (a whole number, at most the client's limit). */
   maxRounds?: number;
+  /**
+   * 2025-11-25 tasks: whether a tool whose `execution.taskSupport` is "optional" is called
+   * as a task (default "auto": when the server runs tool calls as tasks). A tool that
+   * requires one always is; one that forbids it never is.
+   */
+  tasks?: "auto" | "always" | "never";
   /** Answers `roots/list`. */
   roots?: { uri: string; name?: string }[];
   /**

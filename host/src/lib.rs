@@ -40,6 +40,7 @@
 //! await client.callTool("slow_count", { n: 5 }, {
 //!   signal: stop.signal,                  // stop.abort(): rejects "… the call was stopped"
 //!   onProgress: ({ progress, total, message }) => {}, // at most once a frame
+//!   onTaskStatus: ({ taskId, status, message }) => {}, // a call the server runs as a task
 //!   timeoutMs: 60000, resetOnProgress: true, // time a card waits for the person not counted
 //! });
 //! await client.close();
