@@ -22,7 +22,7 @@
 use serde_json::{Map, Value};
 
 use crate::wire::jsonrpc::quote;
-use crate::wire::{codes, ElicitResult, ErrorObject, RequestId};
+use crate::wire::{codes, ElicitAction, ElicitResult, ErrorObject, RequestId};
 
 /// Method names of the tasks utility.
 pub mod methods {
@@ -480,11 +480,17 @@ fn release(k: &mut Kept) -> Vec<Reply> {
 /// `{"action":"cancel"}` for a task cancelled before an answer (what a dismissed card
 /// sends), with the related-task `_meta` the spec asks for.
 fn final_outcome(k: &Kept) -> Outcome {
-    let result = k.result.clone().unwrap_or_else(ElicitResult::cancel);
-    let mut value = match serde_json::to_value(&result) {
-        Ok(Value::Object(m)) => m,
-        _ => Map::new(),
+    // Built by hand: serde_json's to-Value serializer would weigh on the client's wasm.
+    let mut value = Map::new();
+    let action = match k.result.as_ref().map(|r| r.action) {
+        Some(ElicitAction::Accept) => "accept",
+        Some(ElicitAction::Decline) => "decline",
+        Some(ElicitAction::Cancel) | None => "cancel",
     };
+    value.insert("action".into(), Value::String(action.into()));
+    if let Some(content) = k.result.as_ref().and_then(|r| r.content.clone()) {
+        value.insert("content".into(), Value::Object(content));
+    }
     let mut related = Map::new();
     related.insert("taskId".into(), Value::String(k.id.clone()));
     let mut meta = Map::new();

@@ -200,18 +200,13 @@ impl ToolTask {
     /// A message from one of the session's streams: a `notifications/tasks/status` about
     /// this task updates it (`Some(next)`); anything else is `None`.
     pub fn on_message(&mut self, text: &str) -> Option<TaskNext> {
-        #[derive(serde::Deserialize)]
-        struct Note {
-            method: String,
-            params: Option<Value>,
-        }
-        let note: Note = serde_json::from_str(text).ok()?;
-        if note.method != super::tasks::methods::STATUS {
+        let note: Value = serde_json::from_str(text).ok()?;
+        if note.get("method")?.as_str()? != super::tasks::methods::STATUS {
             return None;
         }
-        let params = note.params?;
+        let params = note.get("params")?;
         match params.get("taskId") {
-            Some(Value::String(id)) if *id == self.task_id => self.on_task(&params).ok(),
+            Some(Value::String(id)) if *id == self.task_id => self.on_task(params).ok(),
             _ => None,
         }
     }
