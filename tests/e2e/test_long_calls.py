@@ -122,3 +122,28 @@ def test_the_timeout_does_not_run_while_a_card_waits(driver: Any, www: Any, demo
     button(form, "Submit").click()
     said = outcome(driver)
     assert DeleteFolder.DELETED.format(path="/tmp/t") in said, said
+
+
+# --- the demo page (www/index.html) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_the_demo_page_shows_progress_and_stops_a_call(
+    driver: Any, app_url: Any, demo_server: Any, protocol: str
+) -> None:
+    from test_demo_flows import app_error, open_app, result_text
+
+    open_app(driver, app_url, demo_server, protocol, tool="slow_count", args={"n": 3, "step_ms": 300})
+    bar = wait_css(driver, "[data-testid=call-progress][role=progressbar][aria-valuemax='3']")
+    wait_for(driver, lambda d: "of 3" in bar.text, "the server's progress message")
+    result_text(driver, "counted to 3")
+    wait_for(driver, no_progress, "the progress gone once the call ended")
+
+    open_app(driver, app_url, demo_server, protocol, tool="slow_count", args={"n": 1000, "step_ms": 200})
+    wait_css(driver, "[data-testid=call-progress][aria-valuenow]")
+    button(driver, "Stop").click()
+    assert "stopped" in app_error(driver, "The call was stopped").text
+    wait_for(driver, no_progress, "the progress gone once the call was stopped")
+    if protocol == LEGACY:
+        notes = lambda _: [b for b in bodies(demo_server) if b.get("method") == "notifications/cancelled"]  # noqa: E731
+        assert wait_for(driver, notes, "the server receiving notifications/cancelled")

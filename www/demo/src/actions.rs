@@ -3,12 +3,16 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use mcp_elicit::wire::{Call, ElicitResult};
+use std::cell::Cell;
+use std::rc::Rc;
+
+use mcp_elicit::wire::{from_raw, Call, ElicitResult};
 use mcp_elicit_web::client::{ClientConfig, ClientError, Connection};
 use mcp_elicit_web::components::SendStatus;
 use mcp_elicit_web::pending::deliver;
 
 use crate::query::Prefill;
+use crate::running;
 use crate::state::{
     describe, first_of_each, is_current, next_ticket, AppState, ConnStatus, Outcome,
 };
@@ -170,29 +174,48 @@ pub fn run(state: AppState, call: Call) {
     state.result.set(None);
     state.last_call.set(Some(call.clone()));
     state.calling.set(true);
+    state.progress.set(None);
+    state.task.set(None);
+    let watch = running::watch_for(state);
+    // Stop: the abort ends the call's future (which closes its stream) after the server
+    // was told (legacy: notifications/cancelled, or tasks/cancel for a task).
+    let (stop_tx, stop_rx) = futures::channel::oneshot::channel::<()>();
+    let stop_tx = Rc::new(Cell::new(Some(stop_tx)));
+    state.stop.set_value(Some(Rc::new(move || {
+        if let Some(tx) = stop_tx.take() {
+            let _ = tx.send(());
+        }
+    })));
     spawn_local(async move {
-        let outcome = match &call {
-            Call::Tool { name, arguments } => {
-                let schema = state.tools.with_untracked(|tools| {
-                    tools
-                        .iter()
-                        .find(|t| &t.name == name)
-                        .map(|t| t.input_schema.clone())
-                });
-                connection
-                    .call_tool(name, arguments.clone(), schema.as_ref())
-                    .await
-                    .map(Outcome::Tool)
-            }
-            Call::Prompt { name, arguments } => connection
-                .get_prompt(name, arguments.clone())
-                .await
-                .map(Outcome::Prompt),
-            Call::Resource { uri } => connection.read_resource(uri).await.map(Outcome::Resource),
+        let schema = match &call {
+            Call::Tool { name, .. } => state.tools.with_untracked(|tools| {
+                tools
+                    .iter()
+                    .find(|t| &t.name == name)
+                    .map(|t| t.input_schema.clone())
+            }),
+            _ => None,
         };
+        let running = connection.run_watched(call.clone(), schema, &watch);
+        let raw = match futures::future::select(Box::pin(running), stop_rx).await {
+            futures::future::Either::Left((raw, _)) => raw,
+            futures::future::Either::Right((_, running)) => {
+                connection.stop(&watch, running::texts::STOPPED).await;
+                drop(running);
+                Err(ClientError::Refused(running::texts::STOPPED.into()))
+            }
+        };
+        let outcome = raw.and_then(|raw| {
+            Ok(match &call {
+                Call::Tool { .. } => Outcome::Tool(from_raw(&raw, "tool result")?),
+                Call::Prompt { .. } => Outcome::Prompt(from_raw(&raw, "prompt")?),
+                Call::Resource { .. } => Outcome::Resource(from_raw(&raw, "resource")?),
+            })
+        });
         if !is_current(state.runs, ticket) {
             return;
         }
+        state.stop.set_value(None);
         state.calling.set(false);
         match outcome {
             Ok(result) => state.result.set(Some(result)),

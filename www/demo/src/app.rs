@@ -64,6 +64,7 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
             // Beside the alert, not in it: the alert's text is the error alone.
             <RetryButton state=state />
             <AutoButton state=state />
+            <crate::running::RunningCall state=state />
             <PendingList
                 requests=state.requests
                 on_answer=Callback::new(move |(key, result, status)| {

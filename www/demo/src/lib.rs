@@ -18,6 +18,7 @@ mod actions;
 mod app;
 mod catalog;
 mod query;
+mod running;
 mod state;
 
 use wasm_bindgen::prelude::*;

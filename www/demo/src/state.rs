@@ -71,6 +71,11 @@ pub struct AppState {
     /// The latest connect was refused because only 2026-07-28 was allowed and the server
     /// speaks the handshake: the alert offers to connect with Auto.
     pub offer_auto: RwSignal<bool>,
+    /// The running call's latest progress and task (none before the server reports).
+    pub progress: RwSignal<Option<mcp_elicit::driver::progress::Progress>>,
+    pub task: RwSignal<Option<mcp_elicit_web::client::TaskNews>>,
+    /// Stops the running call (set while one runs).
+    pub stop: StoredValue<Option<std::rc::Rc<dyn Fn()>>, LocalStorage>,
     /// The link's tool and arguments for the connection being made (the query's `tool` /
     /// `args`): its card starts filled in with them. Nothing runs it but a click.
     pub prefill: StoredValue<Option<Prefill>>,
@@ -132,6 +137,9 @@ impl AppState {
             calling: RwSignal::new(false),
             acted: RwSignal::new(false),
             offer_auto: RwSignal::new(false),
+            progress: RwSignal::new(None),
+            task: RwSignal::new(None),
+            stop: StoredValue::new_local(None),
             prefill: StoredValue::new(None),
             connection: StoredValue::new_local(None),
             runs: StoredValue::new(0),
