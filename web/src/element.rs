@@ -8,6 +8,7 @@
 //! const card = document.createElement("mcp-elicitation");
 //! card.setAttribute("server-name", "Weather");        // optional: who is asking
 //! card.setAttribute("server-host", "mcp.example.com");
+//! card.setAttribute("lang", "de");                  // optional: the card's language
 //! card.params = params;                   // elicitation/create params, form or URL mode
 //! card.addEventListener("answer", (e) => send(e.detail));   // the ElicitResult
 //! document.body.append(card);

@@ -27,7 +27,9 @@
 //!
 //! `options` (optional): `serverName` and `serverHost`, strings, name the requesting server
 //! in the card (`[data-testid=requesting-server]`); a host showing requests from servers
-//! should always pass them. Without `serverHost` the card names no server.
+//! should always pass them. Without `serverHost` the card names no server. `locale` (a
+//! BCP 47 tag) chooses the card's language, the browser's languages without it;
+//! `messages` (key → text) overrides any of the catalog's texts (see docs/i18n.md).
 //!
 //! ## Memory in long-lived hosts
 //! A card is freed (its Leptos owner, signals, effects, closures and listeners) as soon as
@@ -42,6 +44,7 @@
 use crate::boundary::{json_arg, value_to_js};
 use crate::client::ServerIdentity;
 use crate::components::ElicitationView;
+use crate::i18n::{self, Messages};
 use leptos::mount::{mount_to, UnmountHandle};
 use leptos::prelude::*;
 use leptos::tachys::view::any_view::AnyViewState;
@@ -280,10 +283,11 @@ fn parse_params(params: &JsValue) -> Result<ElicitRequestParams, String> {
     })
 }
 
-/// Reads `options`: absent, or an object whose `serverName` / `serverHost` are strings.
-fn parse_options(options: &JsValue) -> Result<Option<ServerIdentity>, String> {
+/// Reads `options`: absent, or an object whose `serverName` / `serverHost` are strings,
+/// with `locale` and `messages` (see the module docs).
+fn parse_options(options: &JsValue) -> Result<(Option<ServerIdentity>, Messages), String> {
     if options.is_undefined() || options.is_null() {
-        return Ok(None);
+        return Ok((None, Messages::from_browser()));
     }
     let json = json_arg(options, "elicit options")?;
     let Some(obj) = json.as_object() else {
@@ -295,7 +299,11 @@ fn parse_options(options: &JsValue) -> Result<Option<ServerIdentity>, String> {
         Some(_) => Err(format!("elicit: options.{key} must be a string")),
     };
     let name = text("serverName")?.filter(|n| !n.trim().is_empty());
-    Ok(text("serverHost")?.map(|host| ServerIdentity { name, host }))
+    let messages = i18n::from_options(obj.get("locale"), obj.get("messages"), "elicit: options")?;
+    Ok((
+        text("serverHost")?.map(|host| ServerIdentity { name, host }),
+        messages,
+    ))
 }
 
 /// Renders one elicitation into `element` and returns a Promise of its `ElicitResult`.
@@ -303,14 +311,14 @@ fn parse_options(options: &JsValue) -> Result<Option<ServerIdentity>, String> {
 #[wasm_bindgen(js_name = elicit)]
 pub fn elicit_js(element: web_sys::Element, params: JsValue, options: JsValue) -> js_sys::Promise {
     match parse_options(&options) {
-        Ok(server) => elicit_with(element, params, server),
+        Ok((server, messages)) => elicit_in(element, params, server, messages),
         Err(e) => error(&e),
     }
 }
 
 /// [`elicit_js`] without options, for Rust callers.
 pub fn elicit(element: web_sys::Element, params: JsValue) -> js_sys::Promise {
-    elicit_with(element, params, None)
+    elicit_in(element, params, None, Messages::from_browser())
 }
 
 /// [`elicit_js`], the requesting server given (if known) as a [`ServerIdentity`].
@@ -318,6 +326,16 @@ pub fn elicit_with(
     element: web_sys::Element,
     params: JsValue,
     server: Option<ServerIdentity>,
+) -> js_sys::Promise {
+    elicit_in(element, params, server, Messages::from_browser())
+}
+
+/// [`elicit_with`] in the language (and with the overrides) of `messages`.
+pub fn elicit_in(
+    element: web_sys::Element,
+    params: JsValue,
+    server: Option<ServerIdentity>,
+    messages: Messages,
 ) -> js_sys::Promise {
     let params = match parse_params(&params) {
         Ok(p) => p,
@@ -355,6 +373,7 @@ pub fn elicit_with(
     });
     let connected = element.is_connected();
     let handle = mount_to(parent, move || {
+        provide_context(messages.clone());
         // Made inside the mount, so it belongs to the card's owner and is freed with it
         // (outside any owner it would stay in the arena for the page's life).
         let eid = elicitation_id_shown.clone();

@@ -119,6 +119,9 @@ export function define_mcp_elicitation(tag, css, render, release, complete) {
       const host = this.getAttribute("server-host");
       if (name !== null) options.serverName = name;
       if (host !== null) options.serverHost = host;
+      // The card's language: the element's own `lang`, else the browser's languages.
+      const lang = this.getAttribute("lang");
+      if (lang !== null && lang !== "") options.locale = lang;
       this.#mounted = true;
       render(this.#mount, this.#params, options).then(
         (result) => {

@@ -33,5 +33,6 @@ pub mod client;
 pub mod components;
 pub mod element;
 pub mod embed;
+pub mod i18n;
 pub mod pending;
 pub mod transport;

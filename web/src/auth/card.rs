@@ -13,6 +13,7 @@ use leptos::tachys::view::any_view::AnyViewState;
 use wasm_bindgen::JsCast;
 
 use super::glue;
+use crate::i18n::Messages;
 
 /// What the person did on the card.
 pub enum Click {
@@ -38,8 +39,8 @@ pub struct Card {
 }
 
 impl Card {
-    /// Shows a card at the end of `container`.
-    pub fn show(container: &web_sys::HtmlElement) -> Card {
+    /// Shows a card at the end of `container`, in the language of `m`.
+    pub fn show(container: &web_sys::HtmlElement, m: Messages) -> Card {
         let owner = Owner::new();
         let (tx, clicks) = mpsc::unbounded();
         let (server_host, issuer_host, url, note, waiting) = owner.with(|| {
@@ -76,15 +77,34 @@ impl Card {
                                 let _ = cancel.unbounded_send(Click::Cancel);
                             }
                         };
+                        let (lang, dir) = (m.lang(), m.dir());
+                        let label = {
+                            let m = m.clone();
+                            move || m.t("sign_in.label", &[("host", &server_host.get())])
+                        };
+                        let asks = m
+                            .pieces("sign_in.asks")
+                            .into_iter()
+                            .map(|p| match p {
+                                crate::i18n::Piece::Text(t) => t.into_any(),
+                                crate::i18n::Piece::Slot(_) => {
+                                    view! { <strong>{move || server_host.get()}</strong> }.into_any()
+                                }
+                            })
+                            .collect_view();
+                        let button = {
+                            let m = m.clone();
+                            move || {
+                                let key = if waiting.get() { "sign_in.again" } else { "sign_in.button" };
+                                m.t(key, &[("host", &issuer_host.get())])
+                            }
+                        };
                         view! {
                             <section class="mce-elicitation mce-sign-in" data-testid="sign-in"
-                                aria-label=move || format!("Sign in to use {}", server_host.get())>
-                                <p class="mce-message">
-                                    <strong>{move || server_host.get()}</strong>
-                                    " asks you to sign in before it goes on."
-                                </p>
+                                lang=lang dir=dir aria-label=label>
+                                <p class="mce-message">{asks}</p>
                                 <div class="mce-host-box">
-                                    <span class="mce-host-label">"You will sign in at"</span>
+                                    <span class="mce-host-label">{m.t("sign_in.at_label", &[])}</span>
                                     <strong class="mce-host" data-testid="sign-in-issuer">{move || issuer_host.get()}</strong>
                                 </div>
                                 <p class="mce-sign-in-note" role="status" data-testid="sign-in-note">
@@ -92,13 +112,9 @@ impl Card {
                                 </p>
                                 <div class="mce-actions">
                                     <button type="button" class="mce-primary" on:click=open>
-                                        {move || if waiting.get() {
-                                            format!("Sign in again at {}", issuer_host.get())
-                                        } else {
-                                            format!("Sign in at {}", issuer_host.get())
-                                        }}
+                                        {button}
                                     </button>
-                                    <button type="button" on:click=cancel>"Cancel"</button>
+                                    <button type="button" on:click=cancel>{m.t("button.cancel", &[])}</button>
                                 </div>
                             </section>
                         }

@@ -58,9 +58,17 @@ pub struct SignIn {
     /// and the randomness of the sign-in that left ([`store::keep_pending`]).
     returned: RefCell<Option<String>>,
     pending: RefCell<Option<Entropy>>,
+    /// The words of the sign-in card.
+    messages: crate::i18n::Messages,
 }
 
 impl SignIn {
+    /// The sign-in card in the language (and with the overrides) of `messages`.
+    pub fn with_messages(mut self, messages: crate::i18n::Messages) -> Self {
+        self.messages = messages;
+        self
+    }
+
     pub fn new(
         server_url: String,
         config: AuthConfig,
@@ -78,6 +86,7 @@ impl SignIn {
             busy: Cell::new(false),
             turn: futures::lock::Mutex::new(()),
             generation: Cell::new(0),
+            messages: crate::i18n::Messages::from_browser(),
             returned: RefCell::new(None),
             pending: RefCell::new(None),
         }
@@ -178,7 +187,7 @@ impl SignIn {
                     }
                     let person = match &mut person {
                         Some(person) => person,
-                        None => person.insert(Person::new(&self.container)),
+                        None => person.insert(Person::new(&self.container, self.messages.clone())),
                     };
                     person.card.set(
                         &step.server_host,
@@ -326,13 +335,13 @@ struct Person {
 }
 
 impl Person {
-    fn new(container: &web_sys::HtmlElement) -> Self {
+    fn new(container: &web_sys::HtmlElement, messages: crate::i18n::Messages) -> Self {
         let (tx, queries) = futures::channel::mpsc::unbounded();
         let listening = glue::Listening::new(move |query: String| {
             let _ = tx.unbounded_send(query);
         });
         Person {
-            card: Card::show(container),
+            card: Card::show(container, messages),
             popup: None,
             queries,
             last: None,

@@ -7,6 +7,7 @@ use super::schema_form::{status_line, SchemaForm};
 use super::status::SendStatus;
 use super::url_card::{CardState, UrlCard};
 use crate::client::ServerIdentity;
+use crate::i18n::{use_messages, Messages, Piece};
 use leptos::prelude::*;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
 use std::collections::HashSet;
@@ -15,23 +16,37 @@ use std::collections::HashSet;
 /// name and the endpoint's host, as text. The name is isolated (`<bdi>`) so right-to-left
 /// or override characters in it cannot reorder the host shown after it; a long one is cut
 /// short on screen (CSS) but whole in the text and its tooltip.
-fn requesting_server(server: MaybeProp<ServerIdentity>) -> impl IntoView {
+fn requesting_server(server: MaybeProp<ServerIdentity>, m: Messages) -> impl IntoView {
     move || {
         server.get().map(|s| {
-            let name = s.name.map(|n| {
-                let tooltip = n.clone();
-                view! {
-                    <bdi class="mce-server-name" title=tooltip>{n}</bdi>
-                    " at "
-                }
-            });
-            let fallback = name.is_none().then_some("the server at ");
+            let key = if s.name.is_some() {
+                "card.asked_by"
+            } else {
+                "card.asked_by_host"
+            };
+            // The sentence's own words around the name and the host, in the language's order.
+            let mut label = true;
+            let parts = m
+                .pieces(key)
+                .into_iter()
+                .map(|piece| match piece {
+                    Piece::Text(t) if std::mem::take(&mut label) => {
+                        view! { <span class="mce-requester-label">{t}</span> }.into_any()
+                    }
+                    Piece::Text(t) => t.into_any(),
+                    Piece::Slot(slot) if slot == "server" => {
+                        let n = s.name.clone().unwrap_or_default();
+                        let tooltip = n.clone();
+                        view! { <bdi class="mce-server-name" title=tooltip>{n}</bdi> }.into_any()
+                    }
+                    Piece::Slot(_) => {
+                        view! { <span class="mce-server-host">{s.host.clone()}</span> }.into_any()
+                    }
+                })
+                .collect_view();
             view! {
                 <p class="mce-requester" part="requester" data-testid="requesting-server">
-                    <span class="mce-requester-label">"Asked by "</span>
-                    {name}
-                    {fallback}
-                    <span class="mce-server-host">{s.host}</span>
+                    {parts}
                 </p>
             }
         })
@@ -65,6 +80,8 @@ pub fn ElicitationView(
     call_ended: Option<Signal<bool>>,
 ) -> impl IntoView {
     let status = status.unwrap_or_else(|| Signal::stored(SendStatus::Idle));
+    let m = use_messages();
+    let (lang, dir) = (m.lang(), m.dir());
     // Set once the user has answered; undone by a failed send so they can answer again.
     let answered = RwSignal::new(false);
     let answer = Callback::new(move |r: ElicitResult| {
@@ -92,8 +109,8 @@ pub fn ElicitationView(
                 (_, c) => c.as_str(),
             };
             view! {
-                <section class="mce-elicitation" part="card" data-elicitation=key data-mode="url" data-state=data_state aria-labelledby=label_id>
-                    {requesting_server(server)}
+                <section class="mce-elicitation" part="card" data-elicitation=key data-mode="url" data-state=data_state aria-labelledby=label_id lang=lang dir=dir>
+                    {requesting_server(server, m.clone())}
                     <p class="mce-message" part="message" id=msg_id>{message}</p>
                     <UrlCard params=url on_answer=answer state=card status=status completed=completed.unwrap_or_else(|| Signal::stored(HashSet::new())) call_ended=call_ended.unwrap_or_else(|| Signal::stored(false)) />
                 </section>
@@ -119,7 +136,7 @@ pub fn ElicitationView(
                 Ok(spec) => view! {
                     <SchemaForm
                         // A form with no fields is a bare confirmation: there is nothing to submit.
-                        submit_label=if spec.fields.is_empty() { "Confirm" } else { "Submit" }
+                        submit_label=m.t(if spec.fields.is_empty() { "button.confirm" } else { "button.submit" }, &[])
                         spec=spec
                         on_submit=Callback::new(move |content| answer.run(ElicitResult::accept(Some(content))))
                         on_decline=Callback::new(move |_| answer.run(ElicitResult::decline()))
@@ -131,11 +148,14 @@ pub fn ElicitationView(
                 }
                 .into_any(),
                 Err(e) => {
-                    let at = if e.path.is_empty() {
-                        String::new()
+                    // The core's reason is English (its errors carry no code yet).
+                    let refusal = if e.path.is_empty() {
+                        m.t("card.schema_refused", &[("reason", &e.message)])
                     } else {
-                        format!(" (at {})", e.path)
+                        m.t("card.schema_refused_at", &[("reason", &e.message), ("path", &e.path)])
                     };
+                    let (decline, cancel) = (m.t("button.decline", &[]), m.t("button.cancel", &[]));
+                    let resend = m.t("card.resend_buttons", &[]);
                     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
                         if ev.key() == "Escape" && !locked.get_untracked() {
                             ev.prevent_default();
@@ -145,27 +165,27 @@ pub fn ElicitationView(
                     view! {
                         <div class="mce-schema-refused" on:keydown=on_keydown>
                             <p class="mce-refusal" role="alert">
-                                "This request cannot be shown as a form: " {e.message} {at} "."
+                                {refusal}
                             </p>
                             {move || (!matches!(status.get(), SendStatus::Gone(_))).then(|| view! {
                                 <div class="mce-actions" part="actions">
                                     <button type="button" part="button" prop:disabled=move || locked.get()
-                                        on:click=move |_| answer.run(ElicitResult::decline())>"Decline"</button>
+                                        on:click=move |_| answer.run(ElicitResult::decline())>{decline.clone()}</button>
                                     <button type="button" part="button" prop:disabled=move || locked.get()
-                                        on:click=move |_| answer.run(ElicitResult::cancel())>"Cancel"</button>
+                                        on:click=move |_| answer.run(ElicitResult::cancel())>{cancel.clone()}</button>
                                 </div>
                             })}
                             {move || matches!(status.get(), SendStatus::Gone(_))
-                                .then(|| status_line(status, "Press a button again to resend."))}
+                                .then(|| status_line(status, resend.clone()))}
                         </div>
                     }
                     .into_any()
                 }
             };
             view! {
-                <section class="mce-elicitation" part="card" data-elicitation=key data-mode="form" data-state=data_state aria-labelledby=label_id>
-                    {requesting_server(server)}
-                    <p class="mce-trust" part="trust">"Give this only to a server you trust."</p>
+                <section class="mce-elicitation" part="card" data-elicitation=key data-mode="form" data-state=data_state aria-labelledby=label_id lang=lang dir=dir>
+                    {requesting_server(server, m.clone())}
+                    <p class="mce-trust" part="trust">{m.t("card.trust", &[])}</p>
                     <p class="mce-message" part="message" id=msg_id>{message}</p>
                     {body}
                 </section>

@@ -144,7 +144,7 @@ struct FieldDom<'a> {
     checked: bool,
     /// A select's empty first choice, and whether it starts chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
-    placeholder: Option<&'static str>,
+    placeholder: Option<String>,
     placeholder_selected: bool,
     /// (value, title, selected or ticked) per option of a select or multi-select.
     options: Vec<(&'a str, &'a str, bool)>,
@@ -241,9 +241,9 @@ fn select_options<'a>(dom: &mut FieldDom<'a>, e: &'a Entry, options: &'a [EnumOp
     dom.placeholder = if has_empty_choice {
         None
     } else if !e.field.required {
-        Some("(none)")
+        Some(e.messages.t("form.none", &[]))
     } else if e.field.default.is_none() {
-        Some("Choose…")
+        Some(e.messages.t("form.choose", &[]))
     } else {
         None
     };

@@ -10,6 +10,7 @@
 //! pattern note) through [`FieldState::show`]. A server-sized form therefore costs its DOM
 //! and no signal, effect, closure or listener per field.
 
+use crate::i18n::{use_messages, Messages};
 use leptos::prelude::*;
 use mcp_elicit::schema::{Field, FieldKind, FormSpec, StringFormat};
 use mcp_elicit::validate::{self, FieldError, RawInput};
@@ -35,6 +36,8 @@ pub struct Entry {
     pub ticked: BTreeSet<usize>,
     /// What the field's frame shows now of what changes: written by [`FieldState::show`].
     pub shown: Shown,
+    /// The words of its messages, in the card's language.
+    pub messages: Messages,
 }
 
 /// The changing part of a field's frame.
@@ -122,17 +125,31 @@ impl Entry {
 
     /// Checks this field now and keeps (or clears) its message.
     fn validate(&mut self) -> Result<Option<Value>, FieldError> {
+        let m = &self.messages;
         let result = if self.bad_input {
             Err(FieldError::new(
                 &self.field.name,
                 validate::ErrorCode::Type,
-                "Enter a number.",
+                m.t("error.unreadable_number", &[]),
             ))
         } else {
             validate::check_field(&self.field, &for_core(&self.field, &self.raw))
         };
-        self.error = result.as_ref().err().map(|e| e.message.clone());
+        self.error = result.as_ref().err().map(|e| {
+            if self.bad_input {
+                e.message.clone()
+            } else {
+                self.words(e)
+            }
+        });
         result
+    }
+
+    /// A core error about this field, worded from its code and the field's data in the
+    /// card's language (the core's own English message is not shown).
+    fn words(&self, e: &FieldError) -> String {
+        let raw = raw_text(&self.raw);
+        self.messages.field_error(&self.field, e, Some(&raw))
     }
 }
 
@@ -166,6 +183,7 @@ impl FormState {
     /// empty.
     pub fn build(spec: &FormSpec, prefix: &str, initial: Option<&Map<String, Value>>) -> Self {
         let offset = utc_offset_minutes(None);
+        let messages = use_messages();
         let entries = spec
             .fields
             .iter()
@@ -193,6 +211,7 @@ impl FormState {
                     error: None,
                     ticked,
                     shown: Shown::default(),
+                    messages: messages.clone(),
                 };
                 entry.shown = entry.showing();
                 entry
@@ -278,7 +297,7 @@ impl FormState {
                             if let Some(entry) =
                                 by_name.get(&e.field).and_then(|&i| form.entries.get_mut(i))
                             {
-                                entry.error = Some(e.message);
+                                entry.error = Some(entry.words(&e));
                             }
                         }
                     });

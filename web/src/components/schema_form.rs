@@ -13,6 +13,7 @@ use super::field::{self, FormDom};
 use super::form_state::FormState;
 use super::ids;
 use super::status::SendStatus;
+use crate::i18n::use_messages;
 use leptos::html;
 use leptos::prelude::*;
 use mcp_elicit::schema::FormSpec;
@@ -108,28 +109,30 @@ fn focus_first_invalid(root: &web_sys::Element, form: FormState) {
 /// The status line under the buttons: sending / failed (an alert) / sent.
 pub fn status_line(status: Signal<SendStatus>, resend_hint: impl Into<String>) -> impl IntoView {
     let resend_hint: String = resend_hint.into();
+    let m = use_messages();
     move || match status.get() {
         SendStatus::Idle => None,
         SendStatus::Sending => Some(
-            view! { <p class="mce-status" role="status">"Sending your answer…"</p> }.into_any(),
+            view! { <p class="mce-status" role="status">{m.t("status.sending", &[])}</p> }
+                .into_any(),
         ),
         SendStatus::Failed(reason) => Some(
             view! {
                 <p class="mce-status mce-failed" role="alert">
                     // A reason that ends its own sentence gets no second full stop.
-                    "Your answer could not be sent: " {reason.trim_end_matches('.').to_owned()} ". "
+                    {m.t("status.failed", &[("reason", reason.trim_end_matches('.'))])} " "
                     {resend_hint.clone()}
                 </p>
             }
             .into_any(),
         ),
-        SendStatus::Sent => {
-            Some(view! { <p class="mce-status" role="status">"Answer sent."</p> }.into_any())
-        }
+        SendStatus::Sent => Some(
+            view! { <p class="mce-status" role="status">{m.t("status.sent", &[])}</p> }.into_any(),
+        ),
         SendStatus::Gone(reason) => Some(
             view! {
                 <p class="mce-status mce-failed" role="alert" data-testid="card-closed">
-                    "This request can no longer be answered: " {reason}
+                    {m.t("status.gone", &[("reason", &reason)])}
                 </p>
             }
             .into_any(),
@@ -145,7 +148,7 @@ pub fn SchemaForm(
     spec: FormSpec,
     /// Called with the content exactly as it should be sent.
     on_submit: Callback<Map<String, Value>>,
-    /// The submit button's text (default "Submit"), e.g. "Call tool".
+    /// The submit button's text (default the catalog's `button.submit`), e.g. "Call tool".
     #[prop(optional, into)]
     submit_label: Option<String>,
     /// Adds a Decline button.
@@ -270,7 +273,8 @@ pub fn SchemaForm(
         }
     };
 
-    let label = submit_label.unwrap_or_else(|| "Submit".to_owned());
+    let m = use_messages();
+    let label = submit_label.unwrap_or_else(|| m.t("button.submit", &[]));
     // The title, the description and the fields, built into the form's element as it is
     // made (a directive runs before the element's children are added), so they come first.
     let build_fixed_part = move |root: web_sys::Element| {
@@ -279,10 +283,11 @@ pub fn SchemaForm(
         });
     };
     let resend_hint = if on_decline.is_some() || on_cancel.is_some() {
-        format!("Your answers are kept; press {label} to send them again.")
+        m.t("card.resend_form", &[("button", &label)])
     } else {
-        "Your input is kept; try again.".to_owned()
+        m.t("card.resend_input", &[])
     };
+    let (decline, cancel) = (m.t("button.decline", &[]), m.t("button.cancel", &[]));
 
     view! {
         <div class="mce-form" part="form" role="form" node_ref=form_ref on:keydown=on_keydown
@@ -298,12 +303,12 @@ pub fn SchemaForm(
                     </button>
                     {on_decline.map(|cb| view! {
                         <button type="button" part="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
-                            "Decline"
+                            {decline.clone()}
                         </button>
                     })}
                     {on_cancel.map(|cb| view! {
                         <button type="button" part="button" prop:disabled=move || busy.get() on:click=move |_| cb.run(())>
-                            "Cancel"
+                            {cancel.clone()}
                         </button>
                     })}
                 </div>

@@ -3,6 +3,7 @@
 
 use super::schema_form::status_line;
 use super::status::SendStatus;
+use crate::i18n::{use_messages, Piece};
 use leptos::prelude::*;
 use mcp_elicit::url_policy;
 use mcp_elicit::wire::ElicitResult;
@@ -67,16 +68,19 @@ pub fn UrlCard(
         Signal::derive(move || matches!(status.get(), SendStatus::Sending | SendStatus::Gone(_)));
     let gone = Signal::derive(move || matches!(status.get(), SendStatus::Gone(_)));
     let open_error = RwSignal::new(None::<String>);
+    let m = use_messages();
+    let (decline, cancel) = (m.t("button.decline", &[]), m.t("button.cancel", &[]));
 
     let decline_cancel = move || {
+        let (decline, cancel) = (decline.clone(), cancel.clone());
         view! {
             <button type="button" part="button" prop:disabled=move || busy.get()
                 on:click=move |_| { state.set(CardState::Answered); on_answer.run(ElicitResult::decline()) }>
-                "Decline"
+                {decline}
             </button>
             <button type="button" part="button" prop:disabled=move || busy.get()
                 on:click=move |_| { state.set(CardState::Answered); on_answer.run(ElicitResult::cancel()) }>
-                "Cancel"
+                {cancel}
             </button>
         }
     };
@@ -95,11 +99,11 @@ pub fn UrlCard(
     let body = match url_policy::check(&params.url) {
         Err(refusal) => view! {
             <div class="mce-url-refused" role="alert">
-                <p class="mce-refusal-title">"This link cannot be opened."</p>
+                <p class="mce-refusal-title">{m.t("url.refused", &[])}</p>
                 <p class="mce-refusal-reason">{refusal.reason}</p>
             </div>
             <p class="mce-url-full">
-                <span class="mce-url-label">"Link: "</span>
+                <span class="mce-url-label">{m.t("url.link", &[])} " "</span>
                 <code class="mce-url">{params.url.clone()}</code>
             </p>
             {move || (!gone.get()).then(|| view! {
@@ -109,6 +113,7 @@ pub fn UrlCard(
         .into_any(),
         Ok(safe) => {
             let href = safe.href.clone();
+            let (m_state, m_error) = (m.clone(), m.clone());
             let host_line = match safe.port {
                 Some(p) => format!("{}:{p}", safe.host_display),
                 None => safe.host_display.clone(),
@@ -116,22 +121,24 @@ pub fn UrlCard(
             let punycode = safe.is_internationalised().then(|| {
                 view! {
                     <p class="mce-host-ascii">
-                        "In ASCII: " <code>{safe.host_ascii.clone()}</code>
-                        " — an internationalised name; check it is the site you expect."
+                        {m.pieces("url.in_ascii").into_iter().map(|p| match p {
+                            Piece::Text(t) => t.into_any(),
+                            Piece::Slot(_) => view! { <code>{safe.host_ascii.clone()}</code> }.into_any(),
+                        }).collect_view()}
                     </p>
                 }
             });
             view! {
                 <div class="mce-host-box">
-                    <span class="mce-host-label">"You are asked to visit"</span>
+                    <span class="mce-host-label">{m.t("url.visit", &[])}</span>
                     <strong class="mce-host" part="host" data-testid="url-host">{host_line}</strong>
                     {punycode}
                 </div>
                 <p class="mce-url-full">
-                    <span class="mce-url-label">"Full address: "</span>
+                    <span class="mce-url-label">{m.t("url.full_address", &[])} " "</span>
                     <code class="mce-url" part="url" data-testid="url-full">{safe.href.clone()}</code>
                 </p>
-                {move || match state.get() {
+                {move || { let m = &m_state; match state.get() {
                     // Withdrawn: the status line says so; nothing is offered or waited for.
                     CardState::Pending | CardState::Waiting if gone.get() => ().into_any(),
                     CardState::Pending => view! {
@@ -148,7 +155,7 @@ pub fn UrlCard(
                                         Err(e) => open_error.set(Some(e)),
                                     }
                                 }>
-                                "Open in new tab"
+                                {m.t("button.open_new_tab", &[])}
                             </button>
                             {decline_cancel()}
                         </div>
@@ -158,33 +165,32 @@ pub fn UrlCard(
                     // DOM contract says, since a completion may still come.
                     CardState::Waiting if call_ended.get() => view! {
                         <p class="mce-waiting mce-call-ended" role="status" data-call-ended="">
-                            "Opened in a new tab. The call that asked for this has finished; \
-                             the server has not confirmed this step, and may still."
+                            {m.t("url.call_ended", &[])}
                         </p>
                         <div class="mce-actions" part="actions">
-                            <button type="button" part="button" on:click=move |_| state.set(CardState::Dismissed)>"Dismiss"</button>
+                            <button type="button" part="button" on:click=move |_| state.set(CardState::Dismissed)>{m.t("button.dismiss", &[])}</button>
                         </div>
                     }.into_any(),
                     CardState::Waiting => view! {
                         <p class="mce-waiting" role="status">
-                            "Opened in a new tab. Waiting for the server to confirm you finished there…"
+                            {m.t("url.waiting", &[])}
                         </p>
                         <div class="mce-actions" part="actions">
-                            <button type="button" part="button" on:click=move |_| state.set(CardState::Dismissed)>"Dismiss"</button>
+                            <button type="button" part="button" on:click=move |_| state.set(CardState::Dismissed)>{m.t("button.dismiss", &[])}</button>
                         </div>
                     }.into_any(),
                     CardState::Complete => view! {
-                        <p class="mce-complete" role="status">"Done: the server confirmed this step is complete."</p>
+                        <p class="mce-complete" role="status">{m.t("url.complete", &[])}</p>
                     }.into_any(),
                     CardState::Dismissed => view! {
-                        <p class="mce-dismissed" role="status">"Dismissed. The server may still finish this step."</p>
+                        <p class="mce-dismissed" role="status">{m.t("url.dismissed", &[])}</p>
                     }.into_any(),
                     CardState::Answered => view! {
-                        <p class="mce-answered" role="status">"Answered."</p>
+                        <p class="mce-answered" role="status">{m.t("url.answered", &[])}</p>
                     }.into_any(),
-                }}
+                }}}
                 {move || open_error.get().map(|e| view! {
-                    <p class="mce-status mce-failed" role="alert">"The link could not be opened: " {e} "."</p>
+                    <p class="mce-status mce-failed" role="alert">{m_error.t("url.open_failed", &[("reason", e.trim_end_matches('.'))])}</p>
                 })}
             }
             .into_any()
@@ -202,7 +208,7 @@ pub fn UrlCard(
     view! {
         <div class="mce-url-card" on:keydown=on_keydown tabindex="-1">
             {body}
-            {status_line(status, "Press a button again to resend.")}
+            {status_line(status, m.t("card.resend_buttons", &[]))}
         </div>
     }
 }

@@ -1,0 +1,502 @@
+//! The words the person reads, per language: message catalogs, the choice of one, and the
+//! wording of the core's field errors from their code and the field's data.
+//!
+//! A catalog is a text file (`catalogs/<tag>.txt`), one message a line:
+//! `key = template`, where the template names its data in braces (`{count}`); `#` starts a
+//! comment line. A key ending in `.one` is the form used when the message's count is 1
+//! (optional: a language without the distinction leaves it out). English (`en`) is the
+//! reference: every other catalog has exactly its keys and, per key, the same
+//! placeholders (the test `catalogs_match_english` fails otherwise), and a key missing at
+//! run time falls back to English's text.
+//!
+//! Server text (the message, titles, descriptions, choice titles) is never translated: it
+//! goes into placeholders as it came.
+//!
+//! [`Messages`] is the chosen catalog plus a host's overrides (`messages`, checked against
+//! English's keys and placeholders). Components read it from Leptos context
+//! ([`use_messages`]); without one they follow the browser's languages.
+
+use mcp_elicit::schema::{Field, FieldKind, NumberBounds, StringFormat, MAX_PATTERN_TEXT_LEN};
+use mcp_elicit::validate::{ErrorCode, FieldError, MAX_LISTED_CHOICES};
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+/// The catalogs: BCP 47 tag and text. English first (the fallback).
+const CATALOGS: &[(&str, &str)] = &[("en", include_str!("catalogs/en.txt"))];
+
+/// The tags of the catalogs this build carries.
+pub fn locales() -> impl Iterator<Item = &'static str> {
+    CATALOGS.iter().map(|(tag, _)| *tag)
+}
+
+/// A catalog's text parsed into sorted `(key, template)` pairs, once per catalog.
+fn parsed(index: usize) -> &'static [(&'static str, &'static str)] {
+    static PARSED: [OnceLock<Vec<(&str, &str)>>; CATALOGS.len()] =
+        [const { OnceLock::new() }; CATALOGS.len()];
+    let (Some(cell), Some((_, text))) = (PARSED.get(index), CATALOGS.get(index)) else {
+        return &[];
+    };
+    cell.get_or_init(|| parse(text))
+}
+
+/// `key = template` lines to pairs sorted by key (a repeated key: its first line counts).
+pub fn parse(text: &str) -> Vec<(&str, &str)> {
+    let mut out: Vec<(&str, &str)> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.trim(), unquote(v.trim())))
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(b.0));
+    out.dedup_by(|b, a| a.0 == b.0);
+    out
+}
+
+/// A template written in double quotes is taken between them, spaces included.
+fn unquote(v: &str) -> &str {
+    v.strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap_or(v)
+}
+
+/// A piece of a template: text, or the name of a placeholder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    Text(String),
+    Slot(String),
+}
+
+/// A template cut at its placeholders, for a view that puts elements in them.
+fn pieces(template: &str) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = rest.get(open + 1..).unwrap_or("");
+        let Some(close) = after.find('}') else { break };
+        let text = rest.get(..open).unwrap_or("");
+        if !text.is_empty() {
+            out.push(Piece::Text(text.to_owned()));
+        }
+        out.push(Piece::Slot(after.get(..close).unwrap_or("").to_owned()));
+        rest = after.get(close + 1..).unwrap_or("");
+    }
+    if !rest.is_empty() {
+        out.push(Piece::Text(rest.to_owned()));
+    }
+    out
+}
+
+fn find<'a>(pairs: &[(&'a str, &'a str)], key: &str) -> Option<&'a str> {
+    pairs
+        .binary_search_by(|(k, _)| (*k).cmp(key))
+        .ok()
+        .and_then(|i| pairs.get(i))
+        .map(|(_, v)| *v)
+}
+
+/// The placeholder names of a template, sorted, once each.
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = rest.get(open + 1..).unwrap_or("");
+        let Some(close) = after.find('}') else { break };
+        names.push(after.get(..close).unwrap_or(""));
+        rest = after.get(close + 1..).unwrap_or("");
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// Fills a template's placeholders from `args`; a placeholder without an argument is kept
+/// as written (never a panic on a host's text).
+fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(rest.get(..open).unwrap_or(""));
+        let after = rest.get(open + 1..).unwrap_or("");
+        let Some(close) = after.find('}') else {
+            out.push_str(rest.get(open..).unwrap_or(""));
+            return out;
+        };
+        let name = after.get(..close).unwrap_or("");
+        match args.iter().find(|(n, _)| *n == name) {
+            Some((_, v)) => out.push_str(v),
+            None => out.push_str(rest.get(open..open + close + 2).unwrap_or("")),
+        }
+        rest = after.get(close + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The catalog for the first of `tags` (the person's languages, best first) that this build
+/// carries: the tag itself (any case), else its language (`de-AT` → `de`; `zh`, `zh-Hans`
+/// and `zh-SG` → `zh-CN`, while traditional Chinese is not taken for it); `en` when none is.
+pub fn negotiate<'a>(tags: impl IntoIterator<Item = &'a str>) -> &'static str {
+    for tag in tags {
+        let tag = tag.trim().to_ascii_lowercase().replace('_', "-");
+        if let Some(found) = locales().find(|l| l.eq_ignore_ascii_case(&tag)) {
+            return found;
+        }
+        let mut parts = tag.split('-');
+        let lang = parts.next().unwrap_or("");
+        if lang == "zh" {
+            let traditional = parts.any(|p| matches!(p, "hant" | "tw" | "hk" | "mo"));
+            if !traditional {
+                return "zh-CN";
+            }
+            continue;
+        }
+        if let Some(found) = locales().find(|l| l.split('-').next() == Some(lang)) {
+            return found;
+        }
+    }
+    "en"
+}
+
+/// `rtl` for the languages written right to left, else `ltr`.
+pub fn direction(locale: &str) -> &'static str {
+    if locale == "ar" {
+        "rtl"
+    } else {
+        "ltr"
+    }
+}
+
+/// The chosen catalog and a host's overrides. Cheap to clone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Messages(Arc<Inner>);
+
+#[derive(Debug, PartialEq, Eq)]
+struct Inner {
+    /// Index into [`CATALOGS`].
+    catalog: usize,
+    /// Key → template, checked against English's.
+    overrides: BTreeMap<String, String>,
+}
+
+impl Default for Messages {
+    /// English, without overrides.
+    fn default() -> Self {
+        Messages::new("en")
+    }
+}
+
+impl Messages {
+    /// The catalog [`negotiate`] picks for `tag` (English when none fits).
+    pub fn new(tag: &str) -> Self {
+        let id = negotiate([tag]);
+        let catalog = CATALOGS.iter().position(|(t, _)| *t == id).unwrap_or(0);
+        Messages(Arc::new(Inner {
+            catalog,
+            overrides: BTreeMap::new(),
+        }))
+    }
+
+    /// For the first of the person's languages this build carries.
+    pub fn negotiated<'a>(tags: impl IntoIterator<Item = &'a str>) -> Self {
+        Messages::new(negotiate(tags))
+    }
+
+    /// The browser's choice (`navigator.languages`), English outside a browser.
+    pub fn from_browser() -> Self {
+        Messages::negotiated(browser_languages().iter().map(String::as_str))
+    }
+
+    /// These messages with a host's overrides: each key must be one of English's and its
+    /// template must name the same placeholders as English's, or the error says which not.
+    pub fn with_overrides(
+        &self,
+        overrides: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, String> {
+        let en = parsed(0);
+        let mut map = self.0.overrides.clone();
+        for (key, template) in overrides {
+            let Some(english) = find(en, &key) else {
+                return Err(format!("messages: \"{key}\" is not a message key"));
+            };
+            let (want, got) = (placeholders(english), placeholders(&template));
+            if want != got {
+                return Err(format!(
+                    "messages.{key}: the text must use the placeholders {{{}}}, as English's does",
+                    want.join("}, {")
+                ));
+            }
+            map.insert(key, template);
+        }
+        Ok(Messages(Arc::new(Inner {
+            catalog: self.0.catalog,
+            overrides: map,
+        })))
+    }
+
+    /// The catalog's tag (`en`, `zh-CN`, `ar`, …): the card's `lang`.
+    pub fn lang(&self) -> &'static str {
+        CATALOGS.get(self.0.catalog).map_or("en", |(t, _)| *t)
+    }
+
+    /// `rtl` or `ltr`: the card's `dir`.
+    pub fn dir(&self) -> &'static str {
+        direction(self.lang())
+    }
+
+    fn template<'a>(&'a self, key: &'a str) -> &'a str {
+        if let Some(t) = self.0.overrides.get(key) {
+            return t;
+        }
+        // A key no catalog has is shown as itself: visible in a test, never a panic.
+        find(parsed(self.0.catalog), key)
+            .or_else(|| find(parsed(0), key))
+            .unwrap_or(key)
+    }
+
+    /// The message `key` with its placeholders filled.
+    pub fn t(&self, key: &str, args: &[(&str, &str)]) -> String {
+        fill(self.template(key), args)
+    }
+
+    /// The message `key` cut at its placeholders (see [`Piece`]).
+    pub fn pieces(&self, key: &str) -> Vec<Piece> {
+        pieces(self.template(key))
+    }
+
+    /// The message `key` for a count: its `.one` form when `count` is 1 and the language has
+    /// one; `{count}` is the count formatted for the locale.
+    pub fn count(&self, key: &str, count: u64, args: &[(&str, &str)]) -> String {
+        let n = self.number(count as f64);
+        let mut all: Vec<(&str, &str)> = vec![("count", n.as_str())];
+        all.extend_from_slice(args);
+        if count == 1 {
+            let one = format!("{key}.one");
+            let has_one =
+                self.0.overrides.contains_key(&one) || find(parsed(self.0.catalog), &one).is_some();
+            if has_one {
+                return fill(self.template(&one), &all);
+            }
+        }
+        fill(self.template(key), &all)
+    }
+
+    /// A number as the locale writes it (`Intl.NumberFormat` in a browser or Node).
+    pub fn number(&self, n: f64) -> String {
+        format_number(self.lang(), n)
+    }
+
+    /// The words for a core field error, from its code and the field's data (bounds,
+    /// lengths, counts, choices). `value` is what the control held, when known: it tells an
+    /// exclusive bound from an inclusive one and a text too long for the pattern check.
+    pub fn field_error(&self, field: &Field, error: &FieldError, value: Option<&str>) -> String {
+        field_error(self, field, error.code, value)
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn format_number(locale: &str, n: f64) -> String {
+    use wasm_bindgen::JsValue;
+    let locales = js_sys::Array::of1(&JsValue::from_str(locale));
+    let format = js_sys::Intl::NumberFormat::new(&locales, &js_sys::Object::new()).format();
+    format
+        .call1(&JsValue::NULL, &JsValue::from_f64(n))
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(|| mcp_elicit::validate::number_text(n))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn format_number(_locale: &str, n: f64) -> String {
+    mcp_elicit::validate::number_text(n)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn browser_languages() -> Vec<String> {
+    let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
+        return Vec::new();
+    };
+    let list: Vec<String> = nav
+        .languages()
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect();
+    if list.is_empty() {
+        nav.language().into_iter().collect()
+    } else {
+        list
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn browser_languages() -> Vec<String> {
+    Vec::new()
+}
+
+/// The messages a host's options choose: `locale` (a BCP 47 tag; absent: the browser's
+/// languages) and `messages` (an object of key → text overriding the catalog's). `what`
+/// names the options in an error, e.g. `elicit: options`.
+pub fn from_options(
+    locale: Option<&serde_json::Value>,
+    messages: Option<&serde_json::Value>,
+    what: &str,
+) -> Result<Messages, String> {
+    use serde_json::Value;
+    let chosen = match locale {
+        None | Some(Value::Null) => Messages::from_browser(),
+        Some(Value::String(tag)) => Messages::new(tag),
+        Some(_) => {
+            return Err(format!(
+                "{what}.locale must be a language tag such as \"de\""
+            ))
+        }
+    };
+    match messages {
+        None | Some(Value::Null) => Ok(chosen),
+        Some(Value::Object(map)) => {
+            let mut pairs = Vec::new();
+            for (k, v) in map {
+                let Some(text) = v.as_str() else {
+                    return Err(format!("{what}.messages.{k} must be a string"));
+                };
+                pairs.push((k.clone(), text.to_owned()));
+            }
+            chosen
+                .with_overrides(pairs)
+                .map_err(|e| format!("{what}.{e}"))
+        }
+        Some(_) => Err(format!(
+            "{what}.messages must be an object of message keys and texts"
+        )),
+    }
+}
+
+/// The messages of the nearest provider (`provide_context`), else the browser's languages.
+pub fn use_messages() -> Messages {
+    leptos::prelude::use_context::<Messages>().unwrap_or_else(Messages::from_browser)
+}
+
+fn field_error(m: &Messages, field: &Field, code: ErrorCode, value: Option<&str>) -> String {
+    let number = value.and_then(|v| v.trim().parse::<f64>().ok());
+    match (code, &field.kind) {
+        (ErrorCode::Required, _) => m.t("error.required", &[]),
+        (ErrorCode::UnknownField, _) => m.t("error.unknown_field", &[("name", &field.name)]),
+        (ErrorCode::MinLength, FieldKind::String { min_length, .. }) => {
+            m.count("error.min_length", min_length.unwrap_or(0), &[])
+        }
+        (ErrorCode::MaxLength, FieldKind::String { max_length, .. }) => {
+            m.count("error.max_length", max_length.unwrap_or(0), &[])
+        }
+        (ErrorCode::Pattern, FieldKind::String { pattern, .. }) => {
+            let shown = pattern
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let long = value.is_some_and(|v| v.chars().count() > MAX_PATTERN_TEXT_LEN);
+            if long {
+                m.count(
+                    "error.pattern_too_long",
+                    MAX_PATTERN_TEXT_LEN as u64,
+                    &[("pattern", &shown)],
+                )
+            } else {
+                m.t("error.pattern", &[("pattern", &shown)])
+            }
+        }
+        (ErrorCode::Format, FieldKind::String { format, .. }) => m.t(
+            match format {
+                Some(StringFormat::Email) => "error.format.email",
+                Some(StringFormat::Uri) => "error.format.uri",
+                Some(StringFormat::Date) => "error.format.date",
+                Some(StringFormat::DateTime) | None => "error.format.date_time",
+            },
+            &[],
+        ),
+        (ErrorCode::Minimum, FieldKind::Number(b) | FieldKind::Integer(b)) => {
+            bound(m, b, number, true)
+        }
+        (ErrorCode::Maximum, FieldKind::Number(b) | FieldKind::Integer(b)) => {
+            bound(m, b, number, false)
+        }
+        (ErrorCode::Enum, FieldKind::Select { options })
+        | (ErrorCode::Enum, FieldKind::MultiSelect { options, .. }) => {
+            let mut shown = String::new();
+            let comma = m.t("list.separator", &[]);
+            for (i, o) in options.iter().take(MAX_LISTED_CHOICES).enumerate() {
+                if i > 0 {
+                    shown.push_str(&comma);
+                }
+                shown.push_str(&o.title);
+            }
+            let more = options.len().saturating_sub(MAX_LISTED_CHOICES) as u64;
+            if more > 0 {
+                m.count("error.enum_more", more, &[("choices", &shown)])
+            } else {
+                m.t("error.enum", &[("choices", &shown)])
+            }
+        }
+        (ErrorCode::MinItems, FieldKind::MultiSelect { min_items, .. }) => {
+            m.count("error.min_items", min_items.unwrap_or(0), &[])
+        }
+        (ErrorCode::MaxItems, FieldKind::MultiSelect { max_items, .. }) => {
+            m.count("error.max_items", max_items.unwrap_or(0), &[])
+        }
+        (_, FieldKind::Number(_)) => m.t("error.type.number", &[]),
+        (_, FieldKind::Integer(_)) => m.t("error.type.integer", &[]),
+        (_, FieldKind::Boolean) => m.t("error.type.boolean", &[]),
+        (_, FieldKind::Select { .. }) => m.t("error.type.choice", &[]),
+        (_, FieldKind::MultiSelect { .. }) => m.t("error.type.choices", &[]),
+        (_, FieldKind::String { .. }) => m.t("error.type.text", &[]),
+    }
+}
+
+/// A broken bound in words: the inclusive one when it is the one broken (or the only one),
+/// else the exclusive one, as the core checks them (inclusive first).
+fn bound(m: &Messages, b: &NumberBounds, n: Option<f64>, lower: bool) -> String {
+    let (inclusive, exclusive) = if lower {
+        (b.minimum, b.exclusive_minimum)
+    } else {
+        (b.maximum, b.exclusive_maximum)
+    };
+    let broke_inclusive = match (inclusive, n) {
+        (Some(x), Some(n)) => {
+            if lower {
+                n < x
+            } else {
+                n > x
+            }
+        }
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    let (key, x) = match (broke_inclusive, inclusive, exclusive) {
+        (true, Some(x), _) | (false, Some(x), None) => (
+            if lower {
+                "error.minimum"
+            } else {
+                "error.maximum"
+            },
+            x,
+        ),
+        (_, _, Some(x)) => (
+            if lower {
+                "error.minimum_exclusive"
+            } else {
+                "error.maximum_exclusive"
+            },
+            x,
+        ),
+        (_, None, None) => (
+            if lower {
+                "error.minimum"
+            } else {
+                "error.maximum"
+            },
+            0.0,
+        ),
+    };
+    m.t(key, &[("bound", &m.number(x))])
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,147 @@
+//! The catalogs against English and against the code: the test the issue asks for fails
+//! when a catalog lacks a key or has one English has not, when a placeholder differs from
+//! English's, or when English has a key no code uses.
+
+use super::*;
+use std::path::Path;
+
+/// The base key of a `.one` form.
+fn base(key: &str) -> &str {
+    key.strip_suffix(".one").unwrap_or(key)
+}
+
+#[test]
+fn catalogs_match_english() {
+    let en = parse(CATALOGS[0].1);
+    assert!(
+        en.len() > 50,
+        "the English catalog reads as {} keys",
+        en.len()
+    );
+    let mut problems = Vec::new();
+    for (tag, text) in CATALOGS {
+        let cat = parse(text);
+        for (key, english) in &en {
+            // A `.one` form is the language's own business; every other key is required.
+            if key.ends_with(".one") {
+                continue;
+            }
+            match find(&cat, key) {
+                None => problems.push(format!("{tag} lacks {key}")),
+                Some(t) if placeholders(t) != placeholders(english) => problems.push(format!(
+                    "{tag}: {key} has placeholders {:?}, English {:?}",
+                    placeholders(t),
+                    placeholders(english)
+                )),
+                Some(_) => {}
+            }
+        }
+        for (key, t) in &cat {
+            match find(&en, base(key)) {
+                None => problems.push(format!("{tag} has {key}, which English has not")),
+                Some(english) if placeholders(t) != placeholders(english) => problems.push(
+                    format!("{tag}: {key} has placeholders {:?}", placeholders(t)),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+fn sources(dir: &Path, out: &mut String) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("i18n/tests.rs") {
+            out.push_str(&std::fs::read_to_string(&path).unwrap_or_default());
+        }
+    }
+}
+
+#[test]
+fn every_english_key_is_used_by_code() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut code = String::new();
+    sources(&root.join("src"), &mut code);
+    sources(&root.join("../www/demo/src"), &mut code);
+    assert!(code.contains("fn field_error"), "the sources were read");
+    let unused: Vec<&str> = parse(CATALOGS[0].1)
+        .into_iter()
+        .map(|(k, _)| base(k))
+        .filter(|k| !code.contains(&format!("\"{k}\"")))
+        .collect();
+    assert!(unused.is_empty(), "keys no code uses: {unused:?}");
+}
+
+#[test]
+fn the_person_s_languages_choose_the_catalog() {
+    if CATALOGS.len() < 7 {
+        return;
+    }
+    assert_eq!(negotiate(["fr-CA", "en"]), "fr");
+    assert_eq!(negotiate(["zh-cn"]), "zh-CN");
+    assert_eq!(negotiate(["zh-Hans-SG"]), "zh-CN");
+    assert_eq!(negotiate(["zh-TW", "ja-JP"]), "ja");
+    assert_eq!(negotiate(["sv", "de-AT"]), "de");
+    assert_eq!(negotiate(["sv", "pt"]), "en");
+    assert_eq!(negotiate([]), "en");
+    assert_eq!(Messages::new("ar-EG").dir(), "rtl");
+    assert_eq!(Messages::new("ar").lang(), "ar");
+    assert_eq!(Messages::new("es-419").dir(), "ltr");
+}
+
+#[test]
+fn templates_fill_and_cut_at_placeholders() {
+    let m = Messages::default();
+    assert_eq!(
+        m.t(
+            "card.asked_by",
+            &[("server", "Weather"), ("host", "a.example")]
+        ),
+        "Asked by Weather at a.example"
+    );
+    assert_eq!(
+        m.count("error.min_length", 1, &[]),
+        "Must be at least 1 character."
+    );
+    assert_eq!(
+        m.count("error.min_length", 3, &[]),
+        "Must be at least 3 characters."
+    );
+    assert_eq!(
+        m.pieces("card.asked_by"),
+        vec![
+            Piece::Text("Asked by ".into()),
+            Piece::Slot("server".into()),
+            Piece::Text(" at ".into()),
+            Piece::Slot("host".into()),
+        ]
+    );
+    // A placeholder without data, or a brace never closed, is kept as written.
+    assert_eq!(fill("a {x} b {", &[]), "a {x} b {");
+}
+
+#[test]
+fn a_host_overrides_a_message_with_the_same_placeholders() {
+    let m = Messages::new("de");
+    let Ok(o) = m.with_overrides([("button.submit".to_owned(), "Senden!".to_owned())]) else {
+        panic!("a known key with no placeholders is taken");
+    };
+    assert_eq!(o.t("button.submit", &[]), "Senden!");
+    assert_eq!(o.lang(), m.lang());
+    let wrong = m.with_overrides([("card.asked_by".to_owned(), "By {who}".to_owned())]);
+    assert!(
+        matches!(&wrong, Err(e) if e.contains("{host}, {server}")),
+        "{wrong:?}"
+    );
+    let unknown = m.with_overrides([("nope".to_owned(), "x".to_owned())]);
+    assert!(
+        matches!(&unknown, Err(e) if e.contains("not a message key")),
+        "{unknown:?}"
+    );
+}
