@@ -22,7 +22,15 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 /// The catalogs: BCP 47 tag and text. English first (the fallback).
-const CATALOGS: &[(&str, &str)] = &[("en", include_str!("catalogs/en.txt"))];
+const CATALOGS: &[(&str, &str)] = &[
+    ("en", include_str!("catalogs/en.txt")),
+    ("zh-CN", include_str!("catalogs/zh-CN.txt")),
+    ("ja", include_str!("catalogs/ja.txt")),
+    ("de", include_str!("catalogs/de.txt")),
+    ("fr", include_str!("catalogs/fr.txt")),
+    ("es", include_str!("catalogs/es.txt")),
+    ("ar", include_str!("catalogs/ar.txt")),
+];
 
 /// The tags of the catalogs this build carries.
 pub fn locales() -> impl Iterator<Item = &'static str> {

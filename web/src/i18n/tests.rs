@@ -80,9 +80,6 @@ fn every_english_key_is_used_by_code() {
 
 #[test]
 fn the_person_s_languages_choose_the_catalog() {
-    if CATALOGS.len() < 7 {
-        return;
-    }
     assert_eq!(negotiate(["fr-CA", "en"]), "fr");
     assert_eq!(negotiate(["zh-cn"]), "zh-CN");
     assert_eq!(negotiate(["zh-Hans-SG"]), "zh-CN");
@@ -133,7 +130,7 @@ fn a_host_overrides_a_message_with_the_same_placeholders() {
         panic!("a known key with no placeholders is taken");
     };
     assert_eq!(o.t("button.submit", &[]), "Senden!");
-    assert_eq!(o.lang(), m.lang());
+    assert_eq!(o.lang(), "de");
     let wrong = m.with_overrides([("card.asked_by".to_owned(), "By {who}".to_owned())]);
     assert!(
         matches!(&wrong, Err(e) if e.contains("{host}, {server}")),
