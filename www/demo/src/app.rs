@@ -13,6 +13,7 @@ use crate::actions;
 use crate::catalog::{CatalogCard, CatalogList, PromptList, ResourceList};
 use crate::query::StartParams;
 use crate::state::{AppState, Outcome};
+use mcp_elicit_web::i18n::use_messages;
 
 /// The whole app. `start` comes from the query string.
 #[component]
@@ -100,7 +101,7 @@ fn ConnectBar(state: AppState) -> impl IntoView {
         // `novalidate`: the browser's own bubble for a `type=url` input would block the
         // submit, so the app's worded error (in the alert) would never show.
         <form class="connect" novalidate=true on:submit=on_submit>
-            <label for="server-url">"Server URL"</label>
+            <label for="server-url">{use_messages().t("demo.server_url", &[])}</label>
             <input
                 id="server-url"
                 name="server"
@@ -109,13 +110,13 @@ fn ConnectBar(state: AppState) -> impl IntoView {
                 prop:value=move || state.server_url.get()
                 on:input=move |ev| state.server_url.set(event_target_value(&ev))
             />
-            <label for="protocol">"Protocol"</label>
+            <label for="protocol">{use_messages().t("demo.protocol", &[])}</label>
             <select id="protocol" name="protocol" prop:value=protocol_value on:change=on_protocol>
-                <option value="auto">"Auto (try 2026-07-28, fall back)"</option>
+                <option value="auto">{use_messages().t("demo.protocol_auto", &[])}</option>
                 <option value="2026-07-28">"2026-07-28"</option>
                 <option value="2025-11-25">"2025-11-25"</option>
             </select>
-            <button type="submit">"Connect"</button>
+            <button type="submit">{use_messages().t("demo.connect", &[])}</button>
         </form>
     }
 }
@@ -157,7 +158,7 @@ fn RetryButton(state: AppState) -> impl IntoView {
     };
     view! {
         <Show when=visible>
-            <button type="button" class="retry" on:click=retry>"Retry call"</button>
+            <button type="button" class="retry" on:click=retry>{use_messages().t("demo.retry_call", &[])}</button>
         </Show>
     }
 }
@@ -181,8 +182,8 @@ fn ResultView(state: AppState, node_ref: NodeRef<leptos::html::Section>) -> impl
         None => "",
     };
     view! {
-        <section class="result" aria-label="Result" node_ref=node_ref>
-            <h2>"Result"</h2>
+        <section class="result" aria-label=use_messages().t("demo.result", &[]) node_ref=node_ref>
+            <h2>{use_messages().t("demo.result", &[])}</h2>
             <div data-testid="tool-result" data-is-error=is_error data-kind=kind>
                 {move || state.result.get().map(render_outcome)}
             </div>
@@ -243,7 +244,7 @@ fn ToolList(state: AppState) -> impl IntoView {
     view! {
         <CatalogList
             class="tools"
-            heading="Tools"
+            heading=use_messages().t("demo.tools", &[])
             items=state.tools
             key=|t: &Tool| t.name.clone()
             card=move |tool: Tool| view! { <ToolCard state=state tool=tool /> }.into_any()
@@ -289,7 +290,7 @@ fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
             // An empty map starts every field at its default, as no map would.
             let initial = linked.clone().unwrap_or_default();
             view! {
-                <SchemaForm spec=spec on_submit=on_submit submit_label="Call tool" autofocus=false initial=initial />
+                <SchemaForm spec=spec on_submit=on_submit submit_label=use_messages().t("demo.call_tool", &[]) autofocus=false initial=initial />
             }
             .into_any()
         }
@@ -336,9 +337,8 @@ const LINK_NOTE_MAX_NAMES: usize = 10;
 /// form shows is).
 #[component]
 fn LinkNote(left_out: Vec<String>) -> impl IntoView {
-    let mut text = String::from(
-        "Filled in from the link you opened. Check the values: nothing runs until you press Call tool.",
-    );
+    let m = use_messages();
+    let mut text = m.t("demo.prefilled", &[("button", &m.t("demo.call_tool", &[]))]);
     if !left_out.is_empty() {
         let shown: Vec<String> = left_out
             .iter()
@@ -379,7 +379,7 @@ fn args_left_out(spec: &mcp_elicit::schema::FormSpec, args: &Map<String, Value>)
 fn JsonArgsForm(state: AppState, name: String, text: String) -> impl IntoView {
     let args_text = RwSignal::new(text);
     let field_id = format!("args-{name}");
-    let label = format!("Arguments for {name} (JSON)");
+    let label = use_messages().t("demo.arguments", &[("tool", &name)]);
     let call = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         match parse_args(&args_text.get_untracked()) {
@@ -403,7 +403,7 @@ fn JsonArgsForm(state: AppState, name: String, text: String) -> impl IntoView {
                 prop:value=move || args_text.get()
                 on:input=move |ev| args_text.set(event_target_value(&ev))
             ></textarea>
-            <button type="submit">"Call tool"</button>
+            <button type="submit">{use_messages().t("demo.call_tool", &[])}</button>
         </form>
     }
 }

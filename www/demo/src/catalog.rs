@@ -18,7 +18,7 @@ use crate::state::AppState;
 pub fn CatalogList<T, K, C>(
     /// The section's class; its heading is also its `aria-label`.
     class: &'static str,
-    heading: &'static str,
+    #[prop(into)] heading: String,
     items: RwSignal<Vec<T>>,
     key: K,
     card: C,
@@ -31,8 +31,8 @@ where
 {
     view! {
         <Show when=move || always || items.with(|i| !i.is_empty())>
-            <section class=class aria-label=heading>
-                <h2>{heading}</h2>
+            <section class=class aria-label=heading.clone()>
+                <h2>{heading.clone()}</h2>
                 <For each=move || items.get() key=key.clone() children=card.clone() />
             </section>
         </Show>

@@ -34,7 +34,20 @@ pub fn mount_demo(element: web_sys::HtmlElement) {
 /// Renders the demo app into `element` as if opened with `start` (tests use it: their page
 /// has no query string of its own).
 pub fn mount_demo_with(element: web_sys::HtmlElement, start: StartParams) {
+    let messages = match &start.lang {
+        Some(tag) => mcp_elicit_web::i18n::Messages::new(tag),
+        None => mcp_elicit_web::i18n::Messages::from_browser(),
+    };
+    // The whole page speaks the chosen language: screen readers read it so.
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("lang", messages.lang());
+        let _ = root.set_attribute("dir", messages.dir());
+    }
     leptos::mount::mount_to(element, move || {
+        leptos::prelude::provide_context(messages);
         leptos::view! { <app::DemoApp start=start /> }
     })
     .forget();

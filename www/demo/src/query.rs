@@ -1,4 +1,5 @@
-//! The demo's query parameters (`server`, `protocol`, `tool`, `args`), per the DOM contract.
+//! The demo's query parameters (`server`, `protocol`, `tool`, `args`, `lang`), per the DOM
+//! contract.
 
 use mcp_elicit_web::client::ProtocolChoice;
 use serde_json::{Map, Value};
@@ -12,6 +13,8 @@ pub struct StartParams {
     /// called from here: only the person's Call tool click runs it (any site can link to
     /// the page, and a tool may act on the person's behalf).
     pub prefill: Option<Prefill>,
+    /// `lang`: the page's language (a BCP 47 tag); without it, the browser's languages.
+    pub lang: Option<String>,
     /// Problems with the parameters, said in words (shown in the alert).
     pub problems: Vec<String>,
 }
@@ -27,6 +30,7 @@ pub struct Prefill {
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> StartParams {
     let mut out = StartParams {
         server: get("server").filter(|s| !s.trim().is_empty()),
+        lang: get("lang").filter(|s| !s.trim().is_empty()),
         ..StartParams::default()
     };
     if let Some(p) = get("protocol") {
