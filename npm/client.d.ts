@@ -38,6 +38,10 @@ export interface McpClientOptions {
   container: HTMLElement | ShadowRoot;
   /** Default "auto": the modern era when the server speaks it, else the legacy one. */
   protocol?: "auto" | "2026-07-28" | "2025-11-25";
+  /** The cards' language (BCP 47, e.g. "ar"); by default the browser's languages. */
+  locale?: string;
+  /** Texts replacing the catalog's, by message key (docs/i18n.md); placeholders as English's. */
+  messages?: { [key: string]: string };
   /** Input rounds one call may take (a whole number, at most the client's limit). */
   maxRounds?: number;
   /**

@@ -145,9 +145,19 @@ function elicitationHandler(api, options) {
     return card !== undefined;
   }
 
+  // The cards' language and a host's texts, as elicit() takes them.
+  const locale = optionalString(options, "locale");
+  const messages = options.messages ?? undefined;
+
   function identity() {
-    if (host === undefined) return undefined;
-    return { serverName: fixedName ?? serverNameOf(client), serverHost: host };
+    const out = {};
+    if (locale !== undefined) out.locale = locale;
+    if (messages !== undefined) out.messages = messages;
+    if (host !== undefined) {
+      out.serverName = fixedName ?? serverNameOf(client);
+      out.serverHost = host;
+    }
+    return out;
   }
 
   async function handleRequest(request, extra) {

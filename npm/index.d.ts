@@ -63,6 +63,10 @@ export interface ElicitOptions {
   serverName?: string;
   /** Without it the card names no server. */
   serverHost?: string;
+  /** The card's language (BCP 47, e.g. "zh-CN"); by default the browser's languages. */
+  locale?: string;
+  /** Texts replacing the catalog's, by message key (docs/i18n.md); placeholders as English's. */
+  messages?: { [key: string]: string };
 }
 
 /** The answer, exactly as it goes on the wire. */
@@ -167,6 +171,10 @@ export interface ElicitationHandlerOptions {
   serverUrl?: string | URL;
   /** The host to show instead of `serverUrl`'s. */
   serverHost?: string;
+  /** The cards' language (BCP 47); by default the browser's languages. */
+  locale?: string;
+  /** Texts replacing the catalog's, by message key (docs/i18n.md). */
+  messages?: { [key: string]: string };
   /**
    * The name to show; by default the server's own (`client.getServerVersion()`: its title,
    * else its name).

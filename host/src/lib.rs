@@ -204,6 +204,7 @@ impl McpClient {
             container,
             config,
             on_elicitation,
+            messages,
         } = options::parse(url, &options)
             .map_err(|why| js_error(format!("McpClient.connect: {why}")))?;
         // A token kept earlier in the tab, or a sign-in the page came back from.
@@ -240,6 +241,7 @@ impl McpClient {
         slot.set_value(Some(connection.clone()));
         let place = own_place(&container)?;
         let view = mount_to(place.clone(), move || {
+            provide_context(messages);
             view! {
                 <p class="notice" role="status">
                     {move || requests.notice.get().unwrap_or_default()}

@@ -28,6 +28,8 @@ pub struct HostOptions {
     pub config: ClientConfig,
     /// `options.onElicitation`, if given.
     pub on_elicitation: Option<ElicitationHandler>,
+    /// The cards' language (`options.locale`) and a host's texts (`options.messages`).
+    pub messages: mcp_elicit_web::i18n::Messages,
 }
 
 fn field(options: &JsValue, name: &str) -> Result<Option<JsValue>, String> {
@@ -61,6 +63,14 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
             .and_then(|text| ProtocolChoice::parse(&text))
             .ok_or(r#"options.protocol must be "auto", "2026-07-28" or "2025-11-25""#)?,
     };
+    let locale = field(options, "locale")?
+        .map(|v| json_arg(&v, "options.locale"))
+        .transpose()?;
+    let overrides = field(options, "messages")?
+        .map(|v| json_arg(&v, "options.messages"))
+        .transpose()?;
+    let messages =
+        mcp_elicit_web::i18n::from_options(locale.as_ref(), overrides.as_ref(), "options")?;
     let mut config = ClientConfig::new(url, protocol);
     if let Some(v) = field(options, "maxRounds")? {
         config.max_rounds = v
@@ -99,7 +109,7 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
         config.http.headers = headers(&v)?;
     }
     if let Some(v) = field(options, "auth")? {
-        let sign_in = auth(&config, &v, container.clone())?;
+        let sign_in = auth(&config, &v, container.clone())?.with_messages(messages.clone());
         config.http.sign_in = Some(Rc::new(sign_in));
     }
     let on_elicitation = match field(options, "onElicitation")? {
@@ -112,6 +122,7 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
         container,
         config,
         on_elicitation,
+        messages,
     })
 }
 
