@@ -87,9 +87,16 @@ export function guardedEntry(wasmInit, wasm, wasmFile) {
       need("compileSchema()");
       return wasm.compileSchema(requestedSchema);
     },
-    validateContent(requestedSchema, content) {
+    /**
+     * `options.locale` (and `options.messages`): each error's `message` in that language,
+     * worded from its `code` and its `data` (the bound, length, count or choices it is
+     * about). Without options the core's English answer, unchanged.
+     */
+    validateContent(requestedSchema, content, options) {
       need("validateContent()");
-      return wasm.validateContent(requestedSchema, content);
+      const answer = wasm.validateContent(requestedSchema, content);
+      if (options === undefined || options === null || answer.ok) return answer;
+      return wasm.wordErrors(requestedSchema, content, answer, options);
     },
     compileValidator(requestedSchema) {
       need("compileValidator()");

@@ -298,7 +298,7 @@ impl Messages {
     /// lengths, counts, choices). `value` is what the control held, when known: it tells an
     /// exclusive bound from an inclusive one and a text too long for the pattern check.
     pub fn field_error(&self, field: &Field, error: &FieldError, value: Option<&str>) -> String {
-        field_error(self, field, error.code, value)
+        field_error_for(self, field, error.code, value)
     }
 }
 
@@ -384,7 +384,13 @@ pub fn use_messages() -> Messages {
     leptos::prelude::use_context::<Messages>().unwrap_or_else(Messages::from_browser)
 }
 
-fn field_error(m: &Messages, field: &Field, code: ErrorCode, value: Option<&str>) -> String {
+/// The words for an error of `code` about `field` (see [`Messages::field_error`]).
+pub fn field_error_for(
+    m: &Messages,
+    field: &Field,
+    code: ErrorCode,
+    value: Option<&str>,
+) -> String {
     let number = value.and_then(|v| v.trim().parse::<f64>().ok());
     match (code, &field.kind) {
         (ErrorCode::Required, _) => m.t("error.required", &[]),
@@ -506,5 +512,6 @@ fn bound(m: &Messages, b: &NumberBounds, n: Option<f64>, lower: bool) -> String 
     m.t(key, &[("bound", &m.number(x))])
 }
 
+pub mod js;
 #[cfg(test)]
 mod tests;
