@@ -494,24 +494,26 @@ pub fn PendingList(
             on_answer.run((id, ElicitResult::cancel(), RwSignal::new(SendStatus::Idle)));
         }
     });
+    let m = crate::i18n::use_messages();
+    let too_many = m.count("pending.too_many", MAX_PENDING_CARDS as u64, &[]);
+    let too_large = m.count(
+        "pending.too_large",
+        (MAX_PENDING_CARD_BYTES / (1024 * 1024)) as u64,
+        &[],
+    );
     view! {
-        <section class="pending" aria-label="Pending requests" node_ref=list_ref>
+        <section class="pending" aria-label=m.t("pending.label", &[]) node_ref=list_ref>
             <p class="mce-announcer" role="status" aria-live="polite" data-testid="request-announcer">
                 {announced}
             </p>
             {move || requests.overflowed.get().then(|| view! {
                 <p class="mce-cards-refused" role="alert" data-testid="cards-refused">
-                    {format!(
-                        "The server sent more than {MAX_PENDING_CARDS} requests at once; later ones were refused."
-                    )}
+                    {too_many.clone()}
                 </p>
             })}
             {move || requests.too_large.get().then(|| view! {
                 <p class="mce-cards-refused" role="alert" data-testid="cards-too-large">
-                    {format!(
-                        "The server's requests were too large to show at once (more than {} MiB together); later ones were refused.",
-                        MAX_PENDING_CARD_BYTES / (1024 * 1024)
-                    )}
+                    {too_large.clone()}
                 </p>
             })}
             <For

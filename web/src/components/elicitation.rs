@@ -92,6 +92,7 @@ pub fn ElicitationView(
     // The message names the section for screen readers (a labelled region per request).
     let msg_id = format!("{}-msg", ids::prefix());
     let label_id = msg_id.clone();
+    let form_label = msg_id.clone();
 
     match params {
         ElicitRequestParams::Url(url) => {
@@ -144,6 +145,7 @@ pub fn ElicitationView(
                         status=status
                         disabled=locked
                         autofocus=autofocus
+                        labelled_by=form_label.clone()
                     />
                 }
                 .into_any(),

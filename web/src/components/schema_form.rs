@@ -169,6 +169,10 @@ pub fn SchemaForm(
     /// Focus the first field once mounted.
     #[prop(default = true)]
     autofocus: bool,
+    /// The id of the element that names this form (its `role="form"` landmark): a card's
+    /// message, so each card's form has a name of its own.
+    #[prop(optional, into)]
+    labelled_by: Option<String>,
 ) -> impl IntoView {
     let prefix = ids::prefix();
     let form = FormState::build(&spec, &prefix, initial.as_ref());
@@ -290,7 +294,7 @@ pub fn SchemaForm(
     let (decline, cancel) = (m.t("button.decline", &[]), m.t("button.cancel", &[]));
 
     view! {
-        <div class="mce-form" part="form" role="form" node_ref=form_ref on:keydown=on_keydown
+        <div class="mce-form" part="form" role="form" aria-labelledby=labelled_by node_ref=form_ref on:keydown=on_keydown
             on:input=move |ev| field::on_input(form, &ev)
             on:change=move |ev| field::on_change(form, &ev)
             on:focusout=move |ev| field::on_focusout(form, &ev)

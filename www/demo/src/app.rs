@@ -52,7 +52,7 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
     });
     view! {
         <main class="demo">
-            <h1>"mcp-elicit demo"</h1>
+            <h1>{use_messages().t("demo.title", &[])}</h1>
             <ConnectBar state=state />
             <p data-testid="connection-status" class="connection-status">
                 {move || state.status.get().text()}
@@ -66,6 +66,7 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
             <RetryButton state=state />
             <AutoButton state=state />
             <crate::running::RunningCall state=state />
+            <h2 class="visually-hidden">{use_messages().t("demo.requests", &[])}</h2>
             <PendingList
                 requests=state.requests
                 on_answer=Callback::new(move |(key, result, status)| {

@@ -1,0 +1,158 @@
+"""The person's language (issue 35): the demo with `?lang=zh-CN` and `?lang=ar` (labels,
+buttons, a field error and the card's notices in that language, `lang`/`dir` on the page and
+the card, axe-core finding nothing), the right-to-left card laid out mirrored, and a host's
+`messages` override shown by `elicit`. Server text stays as the server sent it.
+
+axe-core is the pinned copy tests/element installs (tests/element/run.sh, `npm ci`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from demo_server.texts import BookTable
+from harness import button, control_by_label, wait_css, wait_for, wait_text
+from test_demo_flows import LEGACY, card
+
+AXE = Path(__file__).resolve().parents[1] / "element" / "node_modules" / "axe-core" / "axe.min.js"
+
+# The catalogs' words the tests look for (web/src/i18n/catalogs/).
+WORDS = {
+    "zh-CN": {
+        "server_url": "服务器 URL",
+        "connect": "连接",
+        "call_tool": "调用工具",
+        "submit": "提交",
+        "decline": "拒绝",
+        "cancel": "取消",
+        "trust": "请只把这些信息提供给您信任的服务器。",
+        "asked_by": "请求方：",
+        "required": "此字段为必填项。",
+        "dir": "ltr",
+    },
+    "ar": {
+        "server_url": "عنوان URL للخادم",
+        "connect": "اتصال",
+        "call_tool": "استدعاء الأداة",
+        "submit": "إرسال",
+        "decline": "رفض",
+        "cancel": "إلغاء",
+        "trust": "لا تقدّم هذه المعلومات إلا لخادم تثق به.",
+        "asked_by": "يطلبه",
+        "required": "هذا الحقل مطلوب.",
+        "dir": "rtl",
+    },
+}
+
+
+def axe_violations(driver: Any) -> list[str]:
+    assert AXE.is_file(), f"axe-core is missing: run tests/element/run.sh once (npm ci) to install {AXE}"
+    driver.execute_script(AXE.read_text(encoding="utf-8"))
+    result = driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        window.axe.run(document, { resultTypes: ["violations"] }).then(
+          (r) => done(r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", "))),
+          (e) => done(["axe failed: " + e]),
+        );
+        """
+    )
+    return list(result)
+
+
+def open_in(driver: Any, app_url: Any, server: Any, lang: str) -> Any:
+    """The demo in `lang` on `server`, book_table's form filled in for the full date."""
+    url = app_url(server=server.url, protocol=LEGACY, tool="book_table", args={"date": BookTable.FULL_DATE, "party_size": 2})
+    driver.get(f"{url}&lang={lang}")
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}")
+    return wait_css(driver, "[data-tool=book_table]")
+
+
+@pytest.mark.parametrize("lang", ["zh-CN", "ar"])
+def test_the_demo_speaks_the_language_of_its_link(driver: Any, app_url: Any, demo_server: Any, lang: str) -> None:
+    words = WORDS[lang]
+    tool = open_in(driver, app_url, demo_server, lang)
+    root = driver.find_element("css selector", "html")
+    assert (root.get_attribute("lang"), root.get_attribute("dir")) == (lang, words["dir"])
+    assert control_by_label(driver, words["server_url"]) is not None
+    assert button(driver, words["connect"]) is not None
+
+    # A field error in the language: the tool's required Date left empty.
+    from selenium.webdriver.common.keys import Keys
+
+    date = control_by_label(tool, "Date")
+    # Erased by keys, so the form hears each input event.
+    date.send_keys(Keys.CONTROL + "a", Keys.BACKSPACE)
+    button(tool, words["call_tool"]).click()
+    wait_text(driver, "[data-tool=book_table]", words["required"])
+
+    date.send_keys(BookTable.FULL_DATE)
+    button(wait_css(driver, "[data-tool=book_table]"), words["call_tool"]).click()
+    form = card(driver, "form", BookTable.QUESTION.format(party_size=2, date=BookTable.FULL_DATE))
+    assert (form.get_attribute("lang"), form.get_attribute("dir")) == (lang, words["dir"])
+    for name in ("submit", "decline", "cancel"):
+        assert button(form, words[name]) is not None
+    assert words["trust"] in form.text
+    assert words["asked_by"] in form.find_element("css selector", "[data-testid=requesting-server]").text
+    # The server's own text is not translated.
+    assert BookTable.ACCEPT_ALTERNATIVE in form.text
+
+    assert axe_violations(driver) == []
+
+
+def test_the_right_to_left_card_mirrors(driver: Any, app_url: Any, demo_server: Any) -> None:
+    """The primary button leads the row: leftmost in English, rightmost in Arabic."""
+    positions = {}
+    for lang in ("en", "ar"):
+        tool = open_in(driver, app_url, demo_server, lang)
+        call = "Call tool" if lang == "en" else WORDS["ar"]["call_tool"]
+        button(tool, call).click()
+        form = card(driver, "form", BookTable.QUESTION.format(party_size=2, date=BookTable.FULL_DATE))
+        names = ("Submit", "Cancel") if lang == "en" else (WORDS["ar"]["submit"], WORDS["ar"]["cancel"])
+        first, last = (button(form, n).rect["x"] for n in names)
+        positions[lang] = (first, last)
+        direction = driver.execute_script("return getComputedStyle(arguments[0]).direction", form)
+        assert direction == ("ltr" if lang == "en" else "rtl")
+    assert positions["en"][0] < positions["en"][1], positions
+    assert positions["ar"][0] > positions["ar"][1], positions
+
+
+def test_a_host_override_shows_and_lang_on_the_element(driver: Any, www: Any) -> None:
+    driver.get(f"{www.origin}/element.html")
+    wait_for(driver, lambda d: d.execute_script("return !!document.querySelector('mcp-elicitation').shadowRoot?.querySelector('[data-elicitation]')"), "the element's card")
+    params = {"message": "Name?", "requestedSchema": {"type": "object", "properties": {"n": {"type": "string", "title": "N", "minLength": 2}}}}
+    refused = driver.execute_async_script(
+        """
+        const [params, done] = [arguments[0], arguments[arguments.length - 1]];
+        import("./pkg/mcp_elicit_web.js").then((m) => {
+          const host = document.createElement("div");
+          host.id = "host-card";
+          document.body.append(host);
+          m.elicit(host, params, { locale: "fr", messages: { "button.submit": "C'est parti" } });
+          // An override whose placeholders differ from English's is refused in words.
+          m.elicit(document.createElement("div"), params, { messages: { "error.min_length": "{n}" } })
+            .then(() => done("taken"), (e) => done(String(e)));
+        });
+        """,
+        params,
+    )
+    host = wait_css(driver, "#host-card [data-elicitation]")
+    assert host.get_attribute("lang") == "fr"
+    assert button(host, "C'est parti") is not None, "the host's text replaces the catalog's"
+    assert button(host, "Refuser") is not None, "the rest is the catalog's"
+    assert "messages.error.min_length: the text must use the placeholders {count}" in refused, refused
+    # `lang` on <mcp-elicitation> chooses the element's card's language.
+    driver.execute_script(
+        "const el = document.querySelector('mcp-elicitation'); el.setAttribute('lang', 'de'); el.params = arguments[0];",
+        params,
+    )
+    wait_for(
+        driver,
+        lambda d: d.execute_script(
+            "const c = document.querySelector('mcp-elicitation').shadowRoot.querySelector('[data-elicitation]');"
+            "return c && c.getAttribute('lang') === 'de' && c.textContent.includes('Ablehnen');"
+        ),
+        "the element's card in German",
+    )
