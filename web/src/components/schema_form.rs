@@ -173,6 +173,10 @@ pub fn SchemaForm(
     /// message, so each card's form has a name of its own.
     #[prop(optional, into)]
     labelled_by: Option<String>,
+    /// The form's name when no element names it (`aria-label`), e.g. a tool's name: forms
+    /// side by side need names of their own.
+    #[prop(optional, into)]
+    form_name: Option<String>,
 ) -> impl IntoView {
     let prefix = ids::prefix();
     let form = FormState::build(&spec, &prefix, initial.as_ref());
@@ -294,7 +298,7 @@ pub fn SchemaForm(
     let (decline, cancel) = (m.t("button.decline", &[]), m.t("button.cancel", &[]));
 
     view! {
-        <div class="mce-form" part="form" role="form" aria-labelledby=labelled_by node_ref=form_ref on:keydown=on_keydown
+        <div class="mce-form" part="form" role="form" aria-labelledby=labelled_by aria-label=form_name node_ref=form_ref on:keydown=on_keydown
             on:input=move |ev| field::on_input(form, &ev)
             on:change=move |ev| field::on_change(form, &ev)
             on:focusout=move |ev| field::on_focusout(form, &ev)

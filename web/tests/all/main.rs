@@ -23,6 +23,7 @@ mod ui_cards;
 mod ui_element;
 mod ui_form;
 mod ui_hostile;
+mod ui_i18n;
 mod ui_many_options;
 mod ui_url;
 mod ui_words;

@@ -278,6 +278,7 @@ fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
             if let Some(args) = &linked {
                 left_out = args_left_out(&spec, args);
             }
+            let form_name = name.clone();
             let name = name.clone();
             let on_submit = Callback::new(move |args: Map<String, Value>| {
                 actions::run(
@@ -291,7 +292,7 @@ fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
             // An empty map starts every field at its default, as no map would.
             let initial = linked.clone().unwrap_or_default();
             view! {
-                <SchemaForm spec=spec on_submit=on_submit submit_label=use_messages().t("demo.call_tool", &[]) autofocus=false initial=initial />
+                <SchemaForm spec=spec on_submit=on_submit submit_label=use_messages().t("demo.call_tool", &[]) autofocus=false initial=initial form_name=form_name />
             }
             .into_any()
         }

@@ -74,6 +74,7 @@ fn PromptCard(state: AppState, prompt: Prompt) -> impl IntoView {
     let heading = prompt.title.clone().unwrap_or_else(|| name.clone());
     let form = match compile(&prompt.arguments_schema()) {
         Ok(spec) => {
+            let form_name = name.clone();
             let name = name.clone();
             let on_submit = Callback::new(move |args: Map<String, Value>| {
                 actions::run(
@@ -84,7 +85,7 @@ fn PromptCard(state: AppState, prompt: Prompt) -> impl IntoView {
                     },
                 )
             });
-            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Get prompt" autofocus=false /> }
+            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Get prompt" autofocus=false form_name=form_name /> }
                 .into_any()
         }
         // Prompt arguments are plain strings, so this only happens for a name the form
@@ -163,6 +164,7 @@ fn TemplateCard(state: AppState, template: ResourceTemplate) -> impl IntoView {
         .and_then(|schema| compile(&schema).map_err(|e| e.to_string()))
     {
         Ok(spec) => {
+            let form_name = template.name.clone();
             let template = template.clone();
             let on_submit =
                 Callback::new(
@@ -171,7 +173,7 @@ fn TemplateCard(state: AppState, template: ResourceTemplate) -> impl IntoView {
                         Err(why) => state.alert.set(Some(why)),
                     },
                 );
-            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Read resource" autofocus=false /> }
+            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Read resource" autofocus=false form_name=form_name /> }
                 .into_any()
         }
         Err(why) => {
