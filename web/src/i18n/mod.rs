@@ -18,7 +18,6 @@
 
 use mcp_elicit::schema::{Field, FieldKind, NumberBounds, StringFormat, MAX_PATTERN_TEXT_LEN};
 use mcp_elicit::validate::{ErrorCode, FieldError, MAX_LISTED_CHOICES};
-use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 /// The catalogs: BCP 47 tag and text. English first (the fallback).
@@ -47,18 +46,16 @@ fn parsed(index: usize) -> &'static [(&'static str, &'static str)] {
     cell.get_or_init(|| parse(text))
 }
 
-/// `key = template` lines to pairs sorted by key (a repeated key: its first line counts).
+/// `key = template` lines to pairs, in the file's order (a repeated key: its first line
+/// counts). Looked up by a linear search: a catalog is some hundred lines, and std's sort
+/// would cost the wasm more than the searches cost time.
 pub fn parse(text: &str) -> Vec<(&str, &str)> {
-    let mut out: Vec<(&str, &str)> = text
-        .lines()
+    text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter_map(|l| l.split_once('='))
         .map(|(k, v)| (k.trim(), unquote(v.trim())))
-        .collect();
-    out.sort_by(|a, b| a.0.cmp(b.0));
-    out.dedup_by(|b, a| a.0 == b.0);
-    out
+        .collect()
 }
 
 /// A template written in double quotes is taken between them, spaces included.
@@ -96,26 +93,29 @@ fn pieces(template: &str) -> Vec<Piece> {
 }
 
 fn find<'a>(pairs: &[(&'a str, &'a str)], key: &str) -> Option<&'a str> {
-    pairs
-        .binary_search_by(|(k, _)| (*k).cmp(key))
-        .ok()
-        .and_then(|i| pairs.get(i))
-        .map(|(_, v)| *v)
+    pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
 }
 
-/// The placeholder names of a template, sorted, once each.
+/// The placeholder names of a template, once each, in order of first use.
 pub fn placeholders(template: &str) -> Vec<&str> {
     let mut names = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         let after = rest.get(open + 1..).unwrap_or("");
         let Some(close) = after.find('}') else { break };
-        names.push(after.get(..close).unwrap_or(""));
+        let name = after.get(..close).unwrap_or("");
+        if !names.contains(&name) {
+            names.push(name);
+        }
         rest = after.get(close + 1..).unwrap_or("");
     }
-    names.sort_unstable();
-    names.dedup();
     names
+}
+
+/// Whether two templates name the same placeholders (in any order).
+pub fn same_placeholders(a: &str, b: &str) -> bool {
+    let (a, b) = (placeholders(a), placeholders(b));
+    a.len() == b.len() && a.iter().all(|n| b.contains(n))
 }
 
 /// Fills a template's placeholders from `args`; a placeholder without an argument is kept
@@ -183,8 +183,8 @@ pub struct Messages(Arc<Inner>);
 struct Inner {
     /// Index into [`CATALOGS`].
     catalog: usize,
-    /// Key → template, checked against English's.
-    overrides: BTreeMap<String, String>,
+    /// Key → template, checked against English's (a short list: searched in order).
+    overrides: Vec<(String, String)>,
 }
 
 impl Default for Messages {
@@ -201,7 +201,7 @@ impl Messages {
         let catalog = CATALOGS.iter().position(|(t, _)| *t == id).unwrap_or(0);
         Messages(Arc::new(Inner {
             catalog,
-            overrides: BTreeMap::new(),
+            overrides: Vec::new(),
         }))
     }
 
@@ -227,14 +227,22 @@ impl Messages {
             let Some(english) = find(en, &key) else {
                 return Err(format!("messages: \"{key}\" is not a message key"));
             };
-            let (want, got) = (placeholders(english), placeholders(&template));
-            if want != got {
+            if !same_placeholders(english, &template) {
+                let mut want = String::new();
+                for name in placeholders(english) {
+                    want.push_str(if want.is_empty() { "{" } else { ", {" });
+                    want.push_str(name);
+                    want.push('}');
+                }
+                if want.is_empty() {
+                    want.push_str("none");
+                }
                 return Err(format!(
-                    "messages.{key}: the text must use the placeholders {{{}}}, as English's does",
-                    want.join("}, {")
+                    "messages.{key}: the text must use the placeholders {want}, as English's does"
                 ));
             }
-            map.insert(key, template);
+            map.retain(|(k, _)| *k != key);
+            map.push((key, template));
         }
         Ok(Messages(Arc::new(Inner {
             catalog: self.0.catalog,
@@ -253,7 +261,7 @@ impl Messages {
     }
 
     fn template<'a>(&'a self, key: &'a str) -> &'a str {
-        if let Some(t) = self.0.overrides.get(key) {
+        if let Some((_, t)) = self.0.overrides.iter().find(|(k, _)| k == key) {
             return t;
         }
         // A key no catalog has is shown as itself: visible in a test, never a panic.
@@ -280,8 +288,8 @@ impl Messages {
         all.extend_from_slice(args);
         if count == 1 {
             let one = format!("{key}.one");
-            let has_one =
-                self.0.overrides.contains_key(&one) || find(parsed(self.0.catalog), &one).is_some();
+            let has_one = self.0.overrides.iter().any(|(k, _)| *k == one)
+                || find(parsed(self.0.catalog), &one).is_some();
             if has_one {
                 return fill(self.template(&one), &all);
             }
@@ -406,7 +414,10 @@ pub fn field_error_for(
                 .as_ref()
                 .map(ToString::to_string)
                 .unwrap_or_default();
-            let long = value.is_some_and(|v| v.chars().count() > MAX_PATTERN_TEXT_LEN);
+            // Code points, as the core counts them (without std's word-at-a-time counter).
+            let long = value.is_some_and(|v| {
+                v.bytes().filter(|&b| (b as i8) >= -0x40).count() > MAX_PATTERN_TEXT_LEN
+            });
             if long {
                 m.count(
                     "error.pattern_too_long",
