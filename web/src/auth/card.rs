@@ -82,16 +82,10 @@ impl Card {
                             let m = m.clone();
                             move || m.t("sign_in.label", &[("host", &server_host.get())])
                         };
-                        let asks = m
-                            .pieces("sign_in.asks")
-                            .into_iter()
-                            .map(|p| match p {
-                                crate::i18n::Piece::Text(t) => t.into_any(),
-                                crate::i18n::Piece::Slot(_) => {
-                                    view! { <strong>{move || server_host.get()}</strong> }.into_any()
-                                }
-                            })
-                            .collect_view();
+                        let (_, texts) = m.cut("sign_in.asks", &["host"], &[]);
+                        let mut texts = texts.into_iter();
+                        let (before, after) =
+                            (texts.next().unwrap_or_default(), texts.next().unwrap_or_default());
                         let button = {
                             let m = m.clone();
                             move || {
@@ -102,7 +96,9 @@ impl Card {
                         view! {
                             <section class="mce-elicitation mce-sign-in" data-testid="sign-in"
                                 lang=lang dir=dir aria-label=label>
-                                <p class="mce-message">{asks}</p>
+                                <p class="mce-message">
+                                    {before} <strong>{move || server_host.get()}</strong> {after}
+                                </p>
                                 <div class="mce-host-box">
                                     <span class="mce-host-label">{m.t("sign_in.at_label", &[])}</span>
                                     <strong class="mce-host" data-testid="sign-in-issuer">{move || issuer_host.get()}</strong>

@@ -7,7 +7,7 @@ use super::schema_form::{status_line, SchemaForm};
 use super::status::SendStatus;
 use super::url_card::{CardState, UrlCard};
 use crate::client::ServerIdentity;
-use crate::i18n::{use_messages, Messages, Piece};
+use crate::i18n::{use_messages, Messages};
 use leptos::prelude::*;
 use mcp_elicit::wire::{ElicitRequestParams, ElicitResult};
 use std::collections::HashSet;
@@ -17,36 +17,49 @@ use std::collections::HashSet;
 /// or override characters in it cannot reorder the host shown after it; a long one is cut
 /// short on screen (CSS) but whole in the text and its tooltip.
 fn requesting_server(server: MaybeProp<ServerIdentity>, m: Messages) -> impl IntoView {
+    use leptos::either::Either;
     move || {
         server.get().map(|s| {
-            let key = if s.name.is_some() {
-                "card.asked_by"
-            } else {
-                "card.asked_by_host"
-            };
+            let host = s.host.clone();
             // The sentence's own words around the name and the host, in the language's order.
-            let mut label = true;
-            let parts = m
-                .pieces(key)
-                .into_iter()
-                .map(|piece| match piece {
-                    Piece::Text(t) if std::mem::take(&mut label) => {
-                        view! { <span class="mce-requester-label">{t}</span> }.into_any()
+            let view = match s.name {
+                Some(n) => {
+                    let (order, texts) = m.cut("card.asked_by", &["server", "host"], &[]);
+                    let mut texts = texts.into_iter();
+                    let mut next = || texts.next().unwrap_or_default();
+                    let (label, between, after) = (next(), next(), next());
+                    let tooltip = n.clone();
+                    let name = view! { <bdi class="mce-server-name" title=tooltip>{n}</bdi> };
+                    let host = view! { <span class="mce-server-host">{host}</span> };
+                    if order.first().is_some_and(|o| o == "host") {
+                        Either::Left(view! {
+                            <span class="mce-requester-label">{label}</span>
+                            {host} {between} {name} {after}
+                        })
+                    } else {
+                        Either::Right(Either::Left(view! {
+                            <span class="mce-requester-label">{label}</span>
+                            {name} {between} {host} {after}
+                        }))
                     }
-                    Piece::Text(t) => t.into_any(),
-                    Piece::Slot(slot) if slot == "server" => {
-                        let n = s.name.clone().unwrap_or_default();
-                        let tooltip = n.clone();
-                        view! { <bdi class="mce-server-name" title=tooltip>{n}</bdi> }.into_any()
-                    }
-                    Piece::Slot(_) => {
-                        view! { <span class="mce-server-host">{s.host.clone()}</span> }.into_any()
-                    }
-                })
-                .collect_view();
+                }
+                None => {
+                    let (_, texts) = m.cut("card.asked_by_host", &["host"], &[]);
+                    let mut texts = texts.into_iter();
+                    let (label, after) = (
+                        texts.next().unwrap_or_default(),
+                        texts.next().unwrap_or_default(),
+                    );
+                    Either::Right(Either::Right(view! {
+                        <span class="mce-requester-label">{label}</span>
+                        <span class="mce-server-host">{host}</span>
+                        {after}
+                    }))
+                }
+            };
             view! {
                 <p class="mce-requester" part="requester" data-testid="requesting-server">
-                    {parts}
+                    {view}
                 </p>
             }
         })

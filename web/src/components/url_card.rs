@@ -3,7 +3,7 @@
 
 use super::schema_form::status_line;
 use super::status::SendStatus;
-use crate::i18n::{use_messages, Piece};
+use crate::i18n::use_messages;
 use leptos::prelude::*;
 use mcp_elicit::url_policy;
 use mcp_elicit::wire::ElicitResult;
@@ -119,12 +119,15 @@ pub fn UrlCard(
                 None => safe.host_display.clone(),
             };
             let punycode = safe.is_internationalised().then(|| {
+                let (_, texts) = m.cut("url.in_ascii", &["host"], &[]);
+                let mut texts = texts.into_iter();
+                let (before, after) = (
+                    texts.next().unwrap_or_default(),
+                    texts.next().unwrap_or_default(),
+                );
                 view! {
                     <p class="mce-host-ascii">
-                        {m.pieces("url.in_ascii").into_iter().map(|p| match p {
-                            Piece::Text(t) => t.into_any(),
-                            Piece::Slot(_) => view! { <code>{safe.host_ascii.clone()}</code> }.into_any(),
-                        }).collect_view()}
+                        {before} <code>{safe.host_ascii.clone()}</code> {after}
                     </p>
                 }
             });

@@ -3,13 +3,15 @@
 //! carries no catalogs); the library's `validateContent(schema, content, {locale})` hands
 //! that answer here, where each error gets its `data` (the bound, length, count or choices
 //! its code is about, read from the schema) and a `message` worded from code and data in
-//! the chosen language.
+//! the chosen language. The answer's objects are changed in place, as JS objects: no JSON
+//! text and no float formatting are linked for it.
 
 use super::{field_error_for, from_options};
-use crate::boundary::{json_arg, value_to_js};
+use crate::boundary::json_arg;
+use js_sys::{Array, Object, Reflect};
 use mcp_elicit::schema::{compile, Field, FieldKind};
 use mcp_elicit::validate::{number_text, ErrorCode};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// The code of its camelCase name, as the JS API writes it.
@@ -31,54 +33,58 @@ fn code_of(name: &str) -> Option<ErrorCode> {
     })
 }
 
+fn set(obj: &Object, key: &str, value: &JsValue) {
+    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
 /// What an error's code is about, from the field: `{limit}` for lengths and counts,
 /// `{minimum}`/`{exclusiveMinimum}` (and the maxima) for bounds, `{choices}` (the values)
 /// for `enum`, `{pattern}`; `{}` when the code needs none.
-pub fn error_data(field: &Field, code: ErrorCode) -> Value {
-    let mut data = Map::new();
-    let mut put = |k: &str, v: Option<Value>| {
+fn error_data(field: &Field, code: ErrorCode) -> Object {
+    let data = Object::new();
+    let num = |key: &str, v: Option<f64>| {
         if let Some(v) = v {
-            data.insert(k.to_owned(), v);
+            set(&data, key, &JsValue::from_f64(v));
         }
     };
     match (&field.kind, code) {
         (FieldKind::String { min_length, .. }, ErrorCode::MinLength) => {
-            put("limit", min_length.map(Value::from))
+            num("limit", min_length.map(|n| n as f64))
         }
         (FieldKind::String { max_length, .. }, ErrorCode::MaxLength) => {
-            put("limit", max_length.map(Value::from))
+            num("limit", max_length.map(|n| n as f64))
         }
-        (FieldKind::String { pattern, .. }, ErrorCode::Pattern) => put(
-            "pattern",
-            pattern.as_ref().map(|p| Value::from(p.to_string())),
-        ),
+        (
+            FieldKind::String {
+                pattern: Some(p), ..
+            },
+            ErrorCode::Pattern,
+        ) => set(&data, "pattern", &JsValue::from_str(&p.to_string())),
         (FieldKind::Number(b) | FieldKind::Integer(b), ErrorCode::Minimum) => {
-            put("minimum", b.minimum.map(Value::from));
-            put("exclusiveMinimum", b.exclusive_minimum.map(Value::from));
+            num("minimum", b.minimum);
+            num("exclusiveMinimum", b.exclusive_minimum);
         }
         (FieldKind::Number(b) | FieldKind::Integer(b), ErrorCode::Maximum) => {
-            put("maximum", b.maximum.map(Value::from));
-            put("exclusiveMaximum", b.exclusive_maximum.map(Value::from));
+            num("maximum", b.maximum);
+            num("exclusiveMaximum", b.exclusive_maximum);
         }
         (FieldKind::Select { options }, ErrorCode::Enum)
-        | (FieldKind::MultiSelect { options, .. }, ErrorCode::Enum) => put(
-            "choices",
-            Some(
-                options
-                    .iter()
-                    .map(|o| Value::from(o.value.clone()))
-                    .collect(),
-            ),
-        ),
+        | (FieldKind::MultiSelect { options, .. }, ErrorCode::Enum) => {
+            let choices = Array::new();
+            for o in options {
+                choices.push(&JsValue::from_str(&o.value));
+            }
+            set(&data, "choices", &choices);
+        }
         (FieldKind::MultiSelect { min_items, .. }, ErrorCode::MinItems) => {
-            put("limit", min_items.map(Value::from))
+            num("limit", min_items.map(|n| n as f64))
         }
         (FieldKind::MultiSelect { max_items, .. }, ErrorCode::MaxItems) => {
-            put("limit", max_items.map(Value::from))
+            num("limit", max_items.map(|n| n as f64))
         }
         _ => {}
     }
-    Value::Object(data)
+    data
 }
 
 /// The answer of `validateContent(requestedSchema, content)` with each error worded in
@@ -91,7 +97,8 @@ pub fn word_errors(
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     word(&requested_schema, &content, &answer, &options)
-        .map_err(|e| js_sys::Error::new(&format!("validateContent: {e}")).into())
+        .map_err(|e| js_sys::Error::new(&format!("validateContent: {e}")))?;
+    Ok(answer)
 }
 
 fn word(
@@ -99,55 +106,53 @@ fn word(
     content: &JsValue,
     answer: &JsValue,
     options: &JsValue,
-) -> Result<JsValue, String> {
+) -> Result<(), String> {
     let options = if options.is_undefined() || options.is_null() {
         Value::Null
     } else {
         json_arg(options, "options")?
     };
     let m = from_options(options.get("locale"), options.get("messages"), "options")?;
-    let mut answer = json_arg(answer, "the answer")?;
-    // The schema compiled as validateContent did: it refused nothing, or no errors came.
-    let spec = compile(&json_arg(schema, "requestedSchema")?).ok();
-    let (Some(spec), Some(errors)) = (spec, answer.get_mut("errors").and_then(Value::as_array_mut))
-    else {
-        return answer_js(&answer);
+    let errors = Reflect::get(answer, &JsValue::from_str("errors")).unwrap_or(JsValue::UNDEFINED);
+    if !Array::is_array(&errors) {
+        return Ok(());
+    }
+    // The schema compiled as validateContent did (it refused nothing: errors came).
+    let Ok(spec) = compile(&json_arg(schema, "requestedSchema")?) else {
+        return Ok(());
     };
-    let content = json_arg(content, "content").unwrap_or(Value::Null);
-    for e in errors.iter_mut() {
-        let Some(obj) = e.as_object_mut() else {
+    let is_object = content.is_object();
+    for e in Array::from(&errors).iter() {
+        let Some(obj) = e.dyn_ref::<Object>() else {
             continue;
         };
-        let name = obj
-            .get("field")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
-        let Some(code) = obj.get("code").and_then(Value::as_str).and_then(code_of) else {
+        let text = |key: &str| {
+            Reflect::get(obj, &JsValue::from_str(key))
+                .ok()
+                .and_then(|v| v.as_string())
+        };
+        let name = text("field").unwrap_or_default();
+        let Some(code) = text("code").as_deref().and_then(code_of) else {
             continue;
         };
-        let value = content.get(&name).and_then(|v| match v {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(n) => n.as_f64().map(number_text),
-            _ => None,
-        });
+        let value = is_object
+            .then(|| Reflect::get(content, &JsValue::from_str(&name)).ok())
+            .flatten()
+            .and_then(|v| v.as_string().or_else(|| v.as_f64().map(number_text)));
         let (message, data) = match spec.fields.iter().find(|f| f.name == name) {
             Some(field) => (
                 field_error_for(&m, field, code, value.as_deref()),
                 error_data(field, code),
             ),
-            None if code == ErrorCode::UnknownField => {
-                (m.t("error.unknown_field", &[("name", &name)]), json!({}))
-            }
+            None if code == ErrorCode::UnknownField => (
+                m.t("error.unknown_field", &[("name", &name)]),
+                Object::new(),
+            ),
             // Not about one field (e.g. content that is no object): the core's words stay.
             None => continue,
         };
-        obj.insert("message".into(), Value::from(message));
-        obj.insert("data".into(), data);
+        set(obj, "message", &JsValue::from_str(&message));
+        set(obj, "data", &data);
     }
-    answer_js(&answer)
-}
-
-fn answer_js(answer: &Value) -> Result<JsValue, String> {
-    value_to_js(answer, "the answer")
+    Ok(())
 }
