@@ -431,16 +431,19 @@ pub fn deliver(
 
 /// What the list's live region says when a request arrives: who asks. (Polite: it waits
 /// for the screen reader to finish, and takes no focus.)
-fn announcement(server: Option<ServerIdentity>) -> String {
+fn announcement(m: &crate::i18n::Messages, server: Option<ServerIdentity>) -> String {
     match server {
         Some(ServerIdentity {
             name: Some(name),
             host,
-        }) => format!("New request from {name} at {host}."),
+        }) => m.t(
+            "pending.new_request",
+            &[("server", name.as_str()), ("host", host.as_str())],
+        ),
         Some(ServerIdentity { name: None, host }) => {
-            format!("New request from the server at {host}.")
+            m.t("pending.new_request_host", &[("host", host.as_str())])
         }
-        None => "New request from the server.".to_owned(),
+        None => m.t("pending.new_request_unknown", &[]),
     }
 }
 
@@ -475,12 +478,14 @@ pub fn PendingList(
         }
         now
     });
+    let m = crate::i18n::use_messages();
+    let said = m.clone();
     let announced = move || {
         let seq = requests.arrived.get();
         let server = requests
             .items
             .with(|cards| cards.by_seq.get(&seq).map(|card| card.server.clone()))?;
-        Some(announcement(server.get()))
+        Some(announcement(&said, server.get()))
     };
     // Requests the list had no room for are answered `cancel`, so the server is not left
     // waiting on a card nobody can see.
@@ -494,7 +499,6 @@ pub fn PendingList(
             on_answer.run((id, ElicitResult::cancel(), RwSignal::new(SendStatus::Idle)));
         }
     });
-    let m = crate::i18n::use_messages();
     let too_many = m.count("pending.too_many", MAX_PENDING_CARDS as u64, &[]);
     let too_large = m.count(
         "pending.too_large",

@@ -141,7 +141,7 @@ fn AutoButton(state: AppState) -> impl IntoView {
     };
     view! {
         <Show when=move || state.offer_auto.get()>
-            <button type="button" class="retry" on:click=connect>"Connect with Auto"</button>
+            <button type="button" class="retry" on:click=connect>{use_messages().t("demo.connect_auto", &[])}</button>
         </Show>
     }
 }
