@@ -10,11 +10,10 @@ use mcp_elicit::driver::progress::Progress;
 use mcp_elicit_web::client::{CallWatch, TaskNews};
 
 use crate::state::AppState;
+use mcp_elicit_web::i18n::{use_messages, Messages};
 
 /// The words of the running call (one place, for a catalog).
 pub mod texts {
-    /// The bar before the server reports anything.
-    pub const WORKING: &str = "Working…";
     /// The reason a stopped call's cards are retired with, and the end of its alert.
     pub const STOPPED: &str = "The call was stopped.";
 }
@@ -50,8 +49,23 @@ pub fn watch_for(state: AppState) -> CallWatch {
     watch
 }
 
+/// A task's status in the page's language (the protocol's word when it is none of these).
+fn status_word(m: &Messages, status: &str) -> String {
+    let key = match status {
+        "working" => "task.status.working",
+        "input_required" => "task.status.input_required",
+        "completed" => "task.status.completed",
+        "failed" => "task.status.failed",
+        "cancelled" => "task.status.cancelled",
+        other => return other.to_owned(),
+    };
+    m.t(key, &[])
+}
+
 #[component]
 pub fn RunningCall(state: AppState) -> impl IntoView {
+    let m = use_messages();
+    let (m_text, m_task) = (m.clone(), m.clone());
     let now = move || {
         state
             .progress
@@ -65,7 +79,7 @@ pub fn RunningCall(state: AppState) -> impl IntoView {
             .and_then(|p| p.total.map(|t| t.to_string()))
     };
     let text = move || match state.progress.get() {
-        None => texts::WORKING.to_owned(),
+        None => m_text.t("progress.working", &[]),
         Some(Progress {
             message: Some(m), ..
         }) => m,
@@ -73,14 +87,21 @@ pub fn RunningCall(state: AppState) -> impl IntoView {
             progress,
             total: Some(total),
             ..
-        }) => format!("{progress} of {total}"),
+        }) => m_text.t(
+            "progress.of",
+            &[
+                ("progress", &m_text.number(progress)),
+                ("total", &m_text.number(total)),
+            ],
+        ),
         Some(p) => p.progress.to_string(),
     };
     let task = move || {
         state.task.get().map(|t: TaskNews| {
+            let status = status_word(&m_task, t.status);
             let line = match t.message {
-                Some(m) => format!("Task {}: {m}", t.status),
-                None => format!("Task {}", t.status),
+                Some(said) => m_task.t("task.line", &[("status", &status), ("message", &said)]),
+                None => m_task.t("task.line_bare", &[("status", &status)]),
             };
             view! { <p data-testid="task-status" role="status">{line}</p> }
         })
@@ -90,13 +111,14 @@ pub fn RunningCall(state: AppState) -> impl IntoView {
             stop();
         }
     };
+    let (label, stop_word) = (m.t("progress.label", &[]), m.t("button.stop", &[]));
     view! {
         <Show when=move || state.calling.get()>
             <div class="running">
-                {task}
-                <div data-testid="call-progress" role="progressbar" aria-label="Progress of the call"
-                    aria-valuenow=now aria-valuemax=max>{text}</div>
-                <button type="button" on:click=stop>"Stop"</button>
+                {task.clone()}
+                <div data-testid="call-progress" role="progressbar" aria-label=label.clone()
+                    aria-valuenow=now aria-valuemax=max>{text.clone()}</div>
+                <button type="button" on:click=stop>{stop_word.clone()}</button>
             </div>
         </Show>
     }
