@@ -197,7 +197,14 @@ pub fn run(state: AppState, call: Call) {
             _ => None,
         };
         let running = connection.run_watched(call.clone(), schema, &watch);
-        let raw = match futures::future::select(Box::pin(running), stop_rx).await {
+        // Only Stop stops the call. A newer call replaces the page's Stop handle, which
+        // drops this call's sender: that is no Stop, and this call goes on (its cards wait).
+        let stopped = async move {
+            if stop_rx.await.is_err() {
+                futures::future::pending::<()>().await;
+            }
+        };
+        let raw = match futures::future::select(Box::pin(running), Box::pin(stopped)).await {
             futures::future::Either::Left((raw, _)) => raw,
             futures::future::Either::Right((_, running)) => {
                 connection.stop(&watch, running::texts::STOPPED).await;
