@@ -25,11 +25,13 @@ hostile one: `echo(text)` returns `echo: {text}`; `ask_name()` asks one form que
 Trace (`--trace FILE`): one JSON line per message received, written when it arrives (a
 POST that is never answered is in it too): `{"t": seconds, "kind": "request" |
 "notification" | "answer" | "get" | "delete", "era", "method", "id", "tool", "session",
-"last_event_id", "size"}`; answers add `"action"` (or `"error"`) and `"expected"` (whether
+"last_event_id", "size"}` (a `notifications/cancelled` also logs `"kind": "cancelled"`
+with its `request_id` and `reason`); answers add `"action"` (or `"error"`) and `"expected"` (whether
 the server was waiting for that id). Answers to pings are only counted (there may be a
 million). `GET /stats` (no CORS needed: tests read it directly) returns the counters:
 `ping_answers`, `answers` (by id), `unexpected_answers`, `reconnects` (times of each GET
-that resumed a `retry_zero` stream), `hung` (POSTs held open).
+that resumed a `retry_zero` stream), `hung` (POSTs held open), `hung_closed` (of those,
+the ones the client closed).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ import os
 import queue
 import re
 import secrets
+import select
+import socket
 import sys
 import threading
 import time
@@ -103,6 +107,7 @@ class Trace:
         self.unexpected_answers = 0
         self.reconnects: list[float] = []
         self.hung = 0
+        self.hung_closed = 0
 
     def log(self, **record: Any) -> None:
         if self.path is None:
@@ -120,6 +125,7 @@ class Trace:
                 "unexpected_answers": self.unexpected_answers,
                 "reconnects": list(self.reconnects),
                 "hung": self.hung,
+                "hung_closed": self.hung_closed,
             }
 
 
@@ -144,6 +150,8 @@ class Session:
         self.broadcast: queue.Queue[bytes] = queue.Queue()
         # Answers to `many_requests`'s questions, whatever their id.
         self.many: queue.Queue[dict[str, Any]] = queue.Queue()
+        # The request ids the client's `notifications/cancelled` named (as JSON).
+        self.cancelled: set[str] = set()
 
     def new_id(self) -> int:
         with self.lock:
@@ -746,6 +754,29 @@ def tool_retry_zero(c: Call) -> None:
 
 
 @tool()
+def tool_progress_on_get(c: Call) -> None:
+    """Legacy: `notifications/progress` for this call sent on the session's GET stream, not
+    on the call's own: first one for a token the client never sent (`NOT THIS CALL`, total
+    9), then one for the call's `progressToken` (1 of 2, `Half done, said on the session
+    stream`). The call then runs until the client cancels it (`notifications/cancelled`)."""
+    meta = c.params.get("_meta") if isinstance(c.params.get("_meta"), dict) else {}
+    token = meta.get("progressToken")
+    if c.session is None or not isinstance(token, (str, int)):
+        c.finish_text("legacy only, with a progress token")
+        return
+    def progress(of: Any, total: int, message: str) -> bytes:
+        params = {"progressToken": of, "progress": 1, "total": total, "message": message}
+        return sse({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+    c.session.broadcast.put(progress(f"{token}-not-yours", 9, "NOT THIS CALL"))
+    c.session.broadcast.put(progress(token, 2, "Half done, said on the session stream"))
+    deadline = time.monotonic() + ANSWER_WAIT_S
+    while time.monotonic() < deadline and json.dumps(c.rid) not in c.session.cancelled:
+        c.write(b": working\n\n")
+        time.sleep(0.2)
+    raise Done
+
+
+@tool()
 def tool_call_hangs(c: Call) -> None:
     """The tools/call POST is read and never answered (held open `HANG_S`)."""
     c.h.hang()
@@ -842,9 +873,21 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def hang(self) -> None:
+        """Holds the POST open `HANG_S`, or until the client closes the connection (counted
+        in `hung_closed`: a client that aborts its fetch)."""
         with TRACE.lock:
             TRACE.hung += 1
-        time.sleep(HANG_S)
+        deadline = time.monotonic() + HANG_S
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 0.5)
+            try:
+                closed = bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+            except OSError:
+                closed = True
+            if closed:
+                with TRACE.lock:
+                    TRACE.hung_closed += 1
+                break
         raise Done
 
     def error(self, rid: Any, code: int, message: str, status: int = 200) -> None:
@@ -958,6 +1001,9 @@ class Handler(BaseHTTPRequestHandler):
             size=len(raw),
         )
         if not is_request:
+            if method == "notifications/cancelled" and session is not None:
+                session.cancelled.add(json.dumps(params.get("requestId")))
+                TRACE.log(kind="cancelled", request_id=params.get("requestId"), reason=params.get("reason"))
             self.reply_status(202)
             return
         rid = message.get("id")
