@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from demo_server.texts import DeleteFolder
-from harness import HostileServer, button, wait_css, wait_for
+from harness import HostileServer, button, wait_css, wait_for, wait_text
 from test_demo_flows import LEGACY, MODERN, card, set_checkbox
 from test_host_client import host_error, open_host, result, run
 
@@ -131,7 +131,7 @@ def test_the_timeout_does_not_run_while_a_card_waits(driver: Any, www: Any, demo
 
 @pytest.fixture(scope="module")
 def hostile(artifacts: Path) -> Iterator[HostileServer]:
-    with HostileServer(log_dir=artifacts / "logs") as server:
+    with HostileServer(log_dir=artifacts / "logs", options=["--tasks"]) as server:
         yield server
 
 
@@ -159,6 +159,23 @@ def test_progress_on_the_session_stream_reaches_its_call(driver: Any, www: Any, 
     host_error(driver, "the call was stopped")
     ids = wait_for(driver, lambda _: cancelled_ids(hostile), "the server receiving notifications/cancelled")
     assert set(ids) & set(call_ids(hostile, "progress_on_get")), ids
+
+
+def test_task_status_on_the_session_stream_reaches_its_call(driver: Any, www: Any, hostile: Any) -> None:
+    """Legacy `notifications/tasks/status` sent on the session's GET stream reach the call
+    whose task they name (the task is polled only every 30 s: the status shown came by
+    notification), and Stop cancels the task."""
+    open_host(driver, www, hostile, LEGACY)
+    run(driver, "tool", "task_status_on_get")
+    line = wait_text(driver, "[data-testid=task-status]", "Said on the session stream")
+    assert "NOT THIS TASK" not in line.text
+    button(driver, "Stop").click()
+    host_error(driver, "stopped")
+    wait_for(
+        driver,
+        lambda _: [r for r in hostile.trace() if r.get("kind") == "tasks_cancel"],
+        "the server receiving tasks/cancel",
+    )
 
 
 @pytest.mark.parametrize("protocol", BOTH)
