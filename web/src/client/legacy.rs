@@ -34,7 +34,7 @@ use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSIO
 use mcp_elicit::wire::{Call, ElicitRequestParams, ElicitResult, RequestId, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use web_sys::AbortController;
+use web_sys::{AbortController, AbortSignal};
 
 use super::config::{ClientConfig, SamplingHandler};
 use super::endpoint::Endpoint;
@@ -124,8 +124,6 @@ struct Inner {
     /// Aborts the streams of the requests in flight on close, so a closed session shows
     /// nothing more.
     posts: Option<AbortController>,
-    /// Each request's own abort ([`InFlight`]), by a page-wide number: close aborts them.
-    in_flight: RefCell<Vec<(u64, AbortController)>>,
     /// The calls running, by a page-wide number: what the GET stream carries for them
     /// (progress, their task's status) reaches them too ([`Following`]).
     watches: RefCell<Vec<(u64, CallWatch)>>,
@@ -166,7 +164,6 @@ impl LegacySession {
                 sampling_in_flight: Cell::new(0),
                 get_stream: RefCell::new(None),
                 posts: AbortController::new().ok(),
-                in_flight: RefCell::new(Vec::new()),
                 watches: RefCell::new(Vec::new()),
                 closed: Cell::new(false),
                 url_required_cards: Cell::new(0),
@@ -204,27 +201,26 @@ impl LegacySession {
         request: &HttpRequest,
         in_flight: Option<&InFlight>,
     ) -> Result<RawResponse, ClientError> {
-        let controller = match in_flight {
-            Some(in_flight) => in_flight.controller.as_ref(),
-            None => self.inner.posts.as_ref(),
+        let signal = match in_flight {
+            Some(in_flight) => in_flight.signal.clone(),
+            None => self.inner.posts.as_ref().map(AbortController::signal),
         };
-        let signal = controller.map(AbortController::signal);
         exchange::send(&self.inner.endpoint, request, signal.as_ref()).await
     }
 
-    /// A request's own abort, registered so close aborts it too.
+    /// A request's own abort, which close's aborts too: `AbortSignal.any` of both (a
+    /// browser without it: close's alone, and a dropped request's fetch runs on).
     fn in_flight(&self) -> InFlight {
-        let key = route::next_call();
         let controller = AbortController::new().ok();
-        if let Some(controller) = &controller {
-            let mut in_flight = self.inner.in_flight.borrow_mut();
-            in_flight.push((key, controller.clone()));
-        }
-        InFlight {
-            session: self.clone(),
-            key,
-            controller,
-        }
+        let posts = self.inner.posts.as_ref().map(AbortController::signal);
+        let signal = match (&controller, posts) {
+            (Some(own), Some(posts)) => {
+                let both = js_sys::Array::of2(&posts, &own.signal());
+                abort_signal_any(&both).ok().or(Some(posts))
+            }
+            (own, posts) => posts.or_else(|| own.as_ref().map(AbortController::signal)),
+        };
+        InFlight { controller, signal }
     }
 
     /// Offers one message of the session's GET stream to the calls running: each takes
@@ -1358,16 +1354,6 @@ impl LegacySession {
         if let Some(posts) = &self.inner.posts {
             posts.abort();
         }
-        let in_flight: Vec<AbortController> = {
-            let mut in_flight = self.inner.in_flight.borrow_mut();
-            in_flight
-                .drain(..)
-                .map(|(_, controller)| controller)
-                .collect()
-        };
-        for controller in in_flight {
-            controller.abort();
-        }
         self.inner.watches.borrow_mut().clear();
         self.inner.book.borrow_mut().clear();
         let request = self.inner.machine.borrow_mut().close_request();
@@ -1378,22 +1364,22 @@ impl LegacySession {
     }
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `AbortSignal.any(signals)`; an error where the browser lacks it.
+    #[wasm_bindgen(js_namespace = AbortSignal, js_name = any, catch)]
+    fn abort_signal_any(signals: &js_sys::Array) -> Result<AbortSignal, wasm_bindgen::JsValue>;
+}
+
 /// One request's `fetch` abort (see [`LegacySession::in_flight`]): dropped, it aborts the
-/// fetch (a no-op once the response was read) and leaves the session's list.
+/// fetch (a no-op once the response was read).
 struct InFlight {
-    session: LegacySession,
-    key: u64,
     controller: Option<AbortController>,
+    signal: Option<AbortSignal>,
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        let key = self.key;
-        self.session
-            .inner
-            .in_flight
-            .borrow_mut()
-            .retain(|(k, _)| *k != key);
         if let Some(controller) = &self.controller {
             controller.abort();
         }
