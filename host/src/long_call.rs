@@ -238,8 +238,9 @@ pub async fn run(
                 Ended::TimedOut(ms) => format!("The call was stopped: it ran longer than {ms} ms."),
                 _ => "The call was stopped.".to_owned(),
             };
-            // The server is told first (legacy: notifications/cancelled), then dropping the
-            // call's future closes its stream (modern: that is the signal).
+            // The server is told (legacy: notifications/cancelled, sent without waiting),
+            // and dropping the call's future aborts its fetch, answered yet or not (modern:
+            // that is the signal).
             connection.stop(&watch, &reason).await;
             drop(running);
             Err(why)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from demo_server.texts import DeleteFolder
-from harness import button, wait_css, wait_for
+from harness import HostileServer, button, wait_css, wait_for, wait_text
 from test_demo_flows import LEGACY, MODERN, card, set_checkbox
 from test_host_client import host_error, open_host, result, run
 
@@ -122,6 +124,77 @@ def test_the_timeout_does_not_run_while_a_card_waits(driver: Any, www: Any, demo
     button(form, "Submit").click()
     said = outcome(driver)
     assert DeleteFolder.DELETED.format(path="/tmp/t") in said, said
+
+
+# --- against the hostile server (tests/servers/hostile_server.py) ----------------------------
+
+
+@pytest.fixture(scope="module")
+def hostile(artifacts: Path) -> Iterator[HostileServer]:
+    with HostileServer(log_dir=artifacts / "logs", options=["--tasks"]) as server:
+        yield server
+
+
+def cancelled_ids(server: Any) -> list[Any]:
+    """The request ids the server's `notifications/cancelled` named."""
+    return [r.get("request_id") for r in server.trace() if r.get("kind") == "cancelled"]
+
+
+def call_ids(server: Any, tool: str) -> list[Any]:
+    return [r.get("id") for r in server.trace() if r.get("kind") == "request" and r.get("tool") == tool]
+
+
+def test_progress_on_the_session_stream_reaches_its_call(driver: Any, www: Any, hostile: Any) -> None:
+    """Legacy progress sent on the session's GET stream (which the spec allows) reaches the
+    call whose token it names, and only that: a token the client never sent is ignored."""
+    open_host(driver, www, hostile, LEGACY)
+    run(driver, "tool", "progress_on_get")
+    bar = wait_css(driver, "[data-testid=call-progress][role=progressbar][aria-valuemax='2']")
+    wait_for(driver, lambda d: "said on the session stream" in bar.text, "the progress sent on the GET stream")
+    # The foreign token's update came first on the same stream: had it been taken, the
+    # bar would have shown it before.
+    assert "NOT THIS CALL" not in bar.text
+    assert not driver.find_elements("css selector", "[data-testid=call-progress][aria-valuemax='9']")
+    button(driver, "Stop").click()
+    host_error(driver, "the call was stopped")
+    ids = wait_for(driver, lambda _: cancelled_ids(hostile), "the server receiving notifications/cancelled")
+    assert set(ids) & set(call_ids(hostile, "progress_on_get")), ids
+
+
+def test_task_status_on_the_session_stream_reaches_its_call(driver: Any, www: Any, hostile: Any) -> None:
+    """Legacy `notifications/tasks/status` sent on the session's GET stream reach the call
+    whose task they name (the task is polled only every 30 s: the status shown came by
+    notification), and Stop cancels the task."""
+    open_host(driver, www, hostile, LEGACY)
+    run(driver, "tool", "task_status_on_get")
+    line = wait_text(driver, "[data-testid=task-status]", "Said on the session stream")
+    assert "NOT THIS TASK" not in line.text
+    button(driver, "Stop").click()
+    host_error(driver, "stopped")
+    wait_for(
+        driver,
+        lambda _: [r for r in hostile.trace() if r.get("kind") == "tasks_cancel"],
+        "the server receiving tasks/cancel",
+    )
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_stop_before_the_server_answers_aborts_the_request(driver: Any, www: Any, hostile: Any, protocol: str) -> None:
+    """Stop on a call whose POST the server never answers: the call rejects in words, the
+    fetch is aborted (the server sees its connection closed: the modern era's cancellation
+    signal) and, legacy, `notifications/cancelled` names the call's request."""
+    open_host(driver, www, hostile, protocol)
+    before = hostile.stats()
+    driver.execute_script("window.stopper = new AbortController();")
+    start_call(driver, 'callTool("call_hangs", {}, {signal: window.stopper.signal})')
+    wait_for(driver, lambda _: hostile.stats()["hung"] > before["hung"], "the server holding the call")
+    driver.execute_script("window.stopper.abort();")
+    said = outcome(driver)
+    assert said.startswith("rejected The call to call_hangs failed: the call was stopped"), said
+    wait_for(driver, lambda _: hostile.stats()["hung_closed"] > before["hung_closed"], "the call's fetch aborted")
+    if protocol == LEGACY:
+        ids = wait_for(driver, lambda _: cancelled_ids(hostile), "the server receiving notifications/cancelled")
+        assert set(ids) & set(call_ids(hostile, "call_hangs")), ids
 
 
 # --- the demo page (www/index.html) -----------------------------------------------------------

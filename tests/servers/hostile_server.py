@@ -25,11 +25,13 @@ hostile one: `echo(text)` returns `echo: {text}`; `ask_name()` asks one form que
 Trace (`--trace FILE`): one JSON line per message received, written when it arrives (a
 POST that is never answered is in it too): `{"t": seconds, "kind": "request" |
 "notification" | "answer" | "get" | "delete", "era", "method", "id", "tool", "session",
-"last_event_id", "size"}`; answers add `"action"` (or `"error"`) and `"expected"` (whether
+"last_event_id", "size"}` (a `notifications/cancelled` also logs `"kind": "cancelled"`
+with its `request_id` and `reason`); answers add `"action"` (or `"error"`) and `"expected"` (whether
 the server was waiting for that id). Answers to pings are only counted (there may be a
 million). `GET /stats` (no CORS needed: tests read it directly) returns the counters:
 `ping_answers`, `answers` (by id), `unexpected_answers`, `reconnects` (times of each GET
-that resumed a `retry_zero` stream), `hung` (POSTs held open).
+that resumed a `retry_zero` stream), `hung` (POSTs held open), `hung_closed` (of those,
+the ones the client closed).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ import os
 import queue
 import re
 import secrets
+import select
+import socket
 import sys
 import threading
 import time
@@ -103,6 +107,7 @@ class Trace:
         self.unexpected_answers = 0
         self.reconnects: list[float] = []
         self.hung = 0
+        self.hung_closed = 0
 
     def log(self, **record: Any) -> None:
         if self.path is None:
@@ -120,6 +125,7 @@ class Trace:
                 "unexpected_answers": self.unexpected_answers,
                 "reconnects": list(self.reconnects),
                 "hung": self.hung,
+                "hung_closed": self.hung_closed,
             }
 
 
@@ -144,6 +150,10 @@ class Session:
         self.broadcast: queue.Queue[bytes] = queue.Queue()
         # Answers to `many_requests`'s questions, whatever their id.
         self.many: queue.Queue[dict[str, Any]] = queue.Queue()
+        # The request ids the client's `notifications/cancelled` named (as JSON).
+        self.cancelled: set[str] = set()
+        # The task ids the client's `tasks/cancel` named.
+        self.cancelled_tasks: set[str] = set()
 
     def new_id(self) -> int:
         with self.lock:
@@ -322,13 +332,17 @@ EMPTY = {"type": "object", "properties": {}}
 TOOLS: dict[str, tuple[dict[str, Any], Callable[[Call], None]]] = {}
 
 
-def tool(schema: dict[str, Any] | None = None, title: str | None = None) -> Callable[[Callable[[Call], None]], Callable[[Call], None]]:
+def tool(
+    schema: dict[str, Any] | None = None, title: str | None = None, execution: dict[str, Any] | None = None
+) -> Callable[[Callable[[Call], None]], Callable[[Call], None]]:
     def register(fn: Callable[[Call], None]) -> Callable[[Call], None]:
         name = fn.__name__.removeprefix("tool_")
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         entry: dict[str, Any] = {"name": name, "description": doc, "inputSchema": schema or EMPTY}
         if title:
             entry["title"] = title
+        if execution:
+            entry["execution"] = execution
         TOOLS[name] = (entry, fn)
         return fn
 
@@ -746,6 +760,73 @@ def tool_retry_zero(c: Call) -> None:
 
 
 @tool()
+def tool_progress_on_get(c: Call) -> None:
+    """Legacy: `notifications/progress` for this call sent on the session's GET stream, not
+    on the call's own: first one for a token the client never sent (`NOT THIS CALL`, total
+    9), then one for the call's `progressToken` (1 of 2, `Half done, said on the session
+    stream`). The call then runs until the client cancels it (`notifications/cancelled`)."""
+    meta = c.params.get("_meta") if isinstance(c.params.get("_meta"), dict) else {}
+    token = meta.get("progressToken")
+    if c.session is None or not isinstance(token, (str, int)):
+        c.finish_text("legacy only, with a progress token")
+        return
+    def progress(of: Any, total: int, message: str) -> bytes:
+        params = {"progressToken": of, "progress": 1, "total": total, "message": message}
+        return sse({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+    c.session.broadcast.put(progress(f"{token}-not-yours", 9, "NOT THIS CALL"))
+    c.session.broadcast.put(progress(token, 2, "Half done, said on the session stream"))
+    deadline = time.monotonic() + ANSWER_WAIT_S
+    while time.monotonic() < deadline and json.dumps(c.rid) not in c.session.cancelled:
+        c.write(b": working\n\n")
+        time.sleep(0.2)
+    raise Done
+
+
+TASK_POLL_MS = 30_000
+"""The `pollInterval` of `task_status_on_get`'s task: its news comes by notification."""
+
+
+def task_body(task_id: str, status: str, message: str | None = None) -> dict[str, Any]:
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    body: dict[str, Any] = {
+        "taskId": task_id, "status": status, "createdAt": now, "lastUpdatedAt": now, "ttl": None,
+        "pollInterval": TASK_POLL_MS,
+    }
+    if message is not None:
+        body["statusMessage"] = message
+    return body
+
+
+@tool(execution={"taskSupport": "required"})
+def tool_task_status_on_get(c: Call) -> None:
+    """Legacy, with `--tasks`: called as a task, answered with a `working` task (polled
+    every 30 s), whose `notifications/tasks/status` go on the session's GET stream, not on
+    the call's: every 0.3 s, one for another task id (`NOT THIS TASK`), then one for this
+    task (`Said on the session stream`), until the client sends `tasks/cancel`."""
+    session = c.session
+    if session is None or not isinstance(c.params.get("task"), dict):
+        c.finish_text("a task only (legacy, --tasks)")
+        return
+    task_id = f"task-{secrets.token_hex(4)}"
+
+    def status(of: str, message: str) -> bytes:
+        return sse({"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": task_body(of, "working", message)})
+
+    def tell() -> None:
+        deadline = time.monotonic() + ANSWER_WAIT_S
+        while time.monotonic() < deadline and task_id not in session.cancelled_tasks:
+            with SESSIONS_LOCK:
+                if session.id not in SESSIONS:
+                    return
+            session.broadcast.put(status(f"{task_id}-not-yours", "NOT THIS TASK"))
+            session.broadcast.put(status(task_id, "Said on the session stream"))
+            time.sleep(0.3)
+
+    threading.Thread(target=tell, daemon=True).start()
+    c.finish({"task": task_body(task_id, "working")})
+
+
+@tool()
 def tool_call_hangs(c: Call) -> None:
     """The tools/call POST is read and never answered (held open `HANG_S`)."""
     c.h.hang()
@@ -790,6 +871,7 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "hostile/1"
     name = DEFAULT_NAME
     flood_discover = False
+    tasks = False
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass
@@ -842,9 +924,21 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def hang(self) -> None:
+        """Holds the POST open `HANG_S`, or until the client closes the connection (counted
+        in `hung_closed`: a client that aborts its fetch)."""
         with TRACE.lock:
             TRACE.hung += 1
-        time.sleep(HANG_S)
+        deadline = time.monotonic() + HANG_S
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 0.5)
+            try:
+                closed = bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+            except OSError:
+                closed = True
+            if closed:
+                with TRACE.lock:
+                    TRACE.hung_closed += 1
+                break
         raise Done
 
     def error(self, rid: Any, code: int, message: str, status: int = 200) -> None:
@@ -958,6 +1052,9 @@ class Handler(BaseHTTPRequestHandler):
             size=len(raw),
         )
         if not is_request:
+            if method == "notifications/cancelled" and session is not None:
+                session.cancelled.add(json.dumps(params.get("requestId")))
+                TRACE.log(kind="cancelled", request_id=params.get("requestId"), reason=params.get("reason"))
             self.reply_status(202)
             return
         rid = message.get("id")
@@ -966,7 +1063,10 @@ class Handler(BaseHTTPRequestHandler):
             with SESSIONS_LOCK:
                 SESSIONS[fresh.id] = fresh
             version = params.get("protocolVersion") if isinstance(params.get("protocolVersion"), str) else LEGACY
-            result = {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": self.server_info()}
+            capabilities: dict[str, Any] = {"tools": {}}
+            if self.tasks:
+                capabilities["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
+            result = {"protocolVersion": version, "capabilities": capabilities, "serverInfo": self.server_info()}
             self.reply_json({"jsonrpc": "2.0", "id": rid, "result": result}, session=fresh)
             return
         if era == LEGACY and session is None:
@@ -1001,6 +1101,12 @@ class Handler(BaseHTTPRequestHandler):
             result({"resources": []})
         elif method == "resources/templates/list":
             result({"resourceTemplates": []})
+        elif method in ("tasks/get", "tasks/cancel") and isinstance(params.get("taskId"), str):
+            task_id = params["taskId"]
+            if method == "tasks/cancel" and session is not None:
+                session.cancelled_tasks.add(task_id)
+                TRACE.log(kind="tasks_cancel", task_id=task_id)
+            result(task_body(task_id, "cancelled" if method == "tasks/cancel" else "working"))
         elif method == "tools/call":
             name = params.get("name")
             found = TOOLS.get(name) if isinstance(name, str) else None
@@ -1056,9 +1162,9 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def make_server(
-    port: int, host: str = "127.0.0.1", name: str = DEFAULT_NAME, flood_discover: bool = False
+    port: int, host: str = "127.0.0.1", name: str = DEFAULT_NAME, flood_discover: bool = False, tasks: bool = False
 ) -> ThreadingHTTPServer:
-    handler = type("NamedHandler", (Handler,), {"name": name, "flood_discover": flood_discover})
+    handler = type("NamedHandler", (Handler,), {"name": name, "flood_discover": flood_discover, "tasks": tasks})
     httpd = ThreadingHTTPServer((host, port), handler)
     httpd.daemon_threads = True
     return httpd
@@ -1077,9 +1183,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="answer server/discover as sse_id_flood answers a call (4 MiB id, 20,000 events, then the result)",
     )
+    parser.add_argument(
+        "--tasks",
+        action="store_true",
+        help="declare tasks for tools/call (legacy): task_status_on_get is then called as a task",
+    )
     args = parser.parse_args(argv)
     TRACE = Trace(args.trace)
-    httpd = make_server(args.port, args.host, args.name, args.flood_discover)
+    httpd = make_server(args.port, args.host, args.name, args.flood_discover, args.tasks)
     if args.port_file:
         # Written all at once: a reader never sees a partial number.
         partial = f"{args.port_file}.partial"

@@ -34,7 +34,7 @@ use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSIO
 use mcp_elicit::wire::{Call, ElicitRequestParams, ElicitResult, RequestId, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use web_sys::AbortController;
+use web_sys::{AbortController, AbortSignal};
 
 use super::config::{ClientConfig, SamplingHandler};
 use super::endpoint::Endpoint;
@@ -124,6 +124,9 @@ struct Inner {
     /// Aborts the streams of the requests in flight on close, so a closed session shows
     /// nothing more.
     posts: Option<AbortController>,
+    /// The calls running, by a page-wide number: what the GET stream carries for them
+    /// (progress, their task's status) reaches them too ([`Following`]).
+    watches: RefCell<Vec<(u64, CallWatch)>>,
     closed: Cell<bool>,
     /// Numbers the -32042 cards whose `elicitationId` is absent.
     url_required_cards: Cell<u64>,
@@ -161,6 +164,7 @@ impl LegacySession {
                 sampling_in_flight: Cell::new(0),
                 get_stream: RefCell::new(None),
                 posts: AbortController::new().ok(),
+                watches: RefCell::new(Vec::new()),
                 closed: Cell::new(false),
                 url_required_cards: Cell::new(0),
                 run_cards: RefCell::new(HashMap::new()),
@@ -190,10 +194,49 @@ impl LegacySession {
         machine.server().map(|init| init.server_info.clone())
     }
 
-    /// Sends a request whose answer streams back (a call, a resumption): aborted on close.
-    async fn send(&self, request: &HttpRequest) -> Result<RawResponse, ClientError> {
-        let signal = self.inner.posts.as_ref().map(AbortController::signal);
+    /// Sends a request whose answer streams back (a call, a resumption) or a notification:
+    /// aborted on close, and with `in_flight` when that is dropped.
+    async fn send(
+        &self,
+        request: &HttpRequest,
+        in_flight: Option<&InFlight>,
+    ) -> Result<RawResponse, ClientError> {
+        let signal = match in_flight {
+            Some(in_flight) => in_flight.signal.clone(),
+            None => self.inner.posts.as_ref().map(AbortController::signal),
+        };
         exchange::send(&self.inner.endpoint, request, signal.as_ref()).await
+    }
+
+    /// A request's own abort, which close's aborts too: `AbortSignal.any` of both (a
+    /// browser without it: close's alone, and a dropped request's fetch runs on).
+    fn in_flight(&self) -> InFlight {
+        let controller = AbortController::new().ok();
+        let posts = self.inner.posts.as_ref().map(AbortController::signal);
+        let signal = match (&controller, posts) {
+            (Some(own), Some(posts)) => {
+                let both = js_sys::Array::of2(&posts, &own.signal());
+                abort_signal_any(&both).ok().or(Some(posts))
+            }
+            (own, posts) => posts.or_else(|| own.as_ref().map(AbortController::signal)),
+        };
+        InFlight { controller, signal }
+    }
+
+    /// Offers one message of the session's GET stream to the calls running: each takes
+    /// only what names its own progress token or task id (the core's books decide).
+    #[inline(never)]
+    fn offer_to_watches(&self, text: &str) {
+        let watches: Vec<CallWatch> = self
+            .inner
+            .watches
+            .borrow()
+            .iter()
+            .map(|(_, w)| w.clone())
+            .collect();
+        for watch in watches {
+            watch.feed(text);
+        }
     }
 
     /// Whether requests and answers may go out on the current session: its handshake
@@ -344,6 +387,16 @@ impl LegacySession {
         if let Some(watch) = watch {
             watch.set_legacy_run(Some(run));
         }
+        // Followed on the GET stream until the call ends or its future is dropped (Stop).
+        let _following = watch.map(|watch| {
+            let key = route::next_call();
+            let mut watches = self.inner.watches.borrow_mut();
+            watches.push((key, watch.clone()));
+            Following {
+                session: self.clone(),
+                key,
+            }
+        });
         self.say_expired(
             expired,
             "The server restarted and lost the request this answer was for, and another \
@@ -497,10 +550,11 @@ impl LegacySession {
         self.inner.book.borrow().is_waiting(epoch, id)
     }
 
-    /// Stops the call `watch` follows, whose future the caller dropped (which closed its
-    /// stream): `notifications/cancelled` with its request id and `reason` goes to the
-    /// server (its delivery is not checked: a failure only means the server learns it
-    /// from the closed stream, or not at all), and its cards are retired with `reason`.
+    /// Stops the call `watch` follows, whose future the caller drops (which aborts its
+    /// fetch, answered or not): `notifications/cancelled` with its request id and `reason`
+    /// goes to the server (sent without waiting; its delivery is not checked: a failure
+    /// only means the server learns it from the closed stream, or not at all), and its
+    /// cards are retired with `reason`.
     pub async fn stop(&self, watch: &CallWatch, reason: &str) {
         watch.set_stopped();
         // A call running as a task on the server: tasks/cancel (not checked either).
@@ -548,12 +602,17 @@ impl LegacySession {
                 });
             }
         }
-        if let Some(request) = cancel {
-            let _ = self.send(&request).await;
-        }
-        if let Some(request) = running_task {
-            let _ = self.post(&request).await;
-        }
+        // Sent without waiting for the server's answer: the call ends at once, even on a
+        // server that holds its POSTs.
+        let session = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Some(request) = cancel {
+                let _ = session.send(&request, None).await;
+            }
+            if let Some(request) = running_task {
+                let _ = session.post(&request).await;
+            }
+        });
     }
 
     /// Tells each card in `ids` that its kept answer expired, and why (`why`).
@@ -632,7 +691,10 @@ impl LegacySession {
         if let Some(watch) = watch {
             watch.set_legacy_request(Some(id.clone()));
         }
-        let mut response = self.send(&request).await?;
+        // Dropped with this future (Stop, a timeout), it aborts the fetch: whether or not
+        // the server answered yet, the request and its stream end on the wire.
+        let in_flight = self.in_flight();
+        let mut response = self.send(&request, Some(&in_flight)).await?;
         if let Some(err) = self.status_failure(Some(&id), &mut response).await? {
             if let ClientError::Driver(error) = &err {
                 self.show_required_urls(error);
@@ -648,7 +710,7 @@ impl LegacySession {
                 Ok(Some(text)) => text,
                 ended => match is_resumable_end(&ended).then(|| resumption.next_attempt()) {
                     Some(Some((last_event_id, delay_ms))) => {
-                        messages = self.resume(&last_event_id, delay_ms).await?;
+                        messages = self.resume(&in_flight, &last_event_id, delay_ms).await?;
                         continue;
                     }
                     _ => return Err(ended.err().unwrap_or(DriverError::NoResponse.into())),
@@ -686,14 +748,19 @@ impl LegacySession {
 
     /// Reopens a request's stream that the server closed: GET with `Last-Event-ID`, after
     /// the server's `retry:` delay. The server replays what we missed and goes on there.
-    async fn resume(&self, last_event_id: &str, delay_ms: u32) -> Result<Messages, ClientError> {
+    async fn resume(
+        &self,
+        in_flight: &InFlight,
+        last_event_id: &str,
+        delay_ms: u32,
+    ) -> Result<Messages, ClientError> {
         sleep(delay_ms).await;
         let request = self
             .inner
             .machine
             .borrow()
             .get_stream_request(Some(last_event_id))?;
-        let mut response = self.send(&request).await?;
+        let mut response = self.send(&request, Some(in_flight)).await?;
         if let Some(err) = self.status_failure(None, &mut response).await? {
             return Err(err);
         }
@@ -1253,6 +1320,7 @@ impl LegacySession {
                         let mut messages = Messages::new(response);
                         while let Ok(Some(text)) = messages.next().await {
                             carried = true;
+                            session.offer_to_watches(&text);
                             let event = session.inner.machine.borrow_mut().on_message(&text);
                             session.route(event, None, epoch);
                         }
@@ -1286,12 +1354,52 @@ impl LegacySession {
         if let Some(posts) = &self.inner.posts {
             posts.abort();
         }
+        self.inner.watches.borrow_mut().clear();
         self.inner.book.borrow_mut().clear();
         let request = self.inner.machine.borrow_mut().close_request();
         if let Some(request) = request {
             // Not on the aborted signal of the session's requests.
             let _ = exchange::send(&self.inner.endpoint, &request, None).await;
         }
+    }
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `AbortSignal.any(signals)`; an error where the browser lacks it.
+    #[wasm_bindgen(js_namespace = AbortSignal, js_name = any, catch)]
+    fn abort_signal_any(signals: &js_sys::Array) -> Result<AbortSignal, wasm_bindgen::JsValue>;
+}
+
+/// One request's `fetch` abort (see [`LegacySession::in_flight`]): dropped, it aborts the
+/// fetch (a no-op once the response was read).
+struct InFlight {
+    controller: Option<AbortController>,
+    signal: Option<AbortSignal>,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if let Some(controller) = &self.controller {
+            controller.abort();
+        }
+    }
+}
+
+/// A running call in the session's list of watches; dropped, it leaves it.
+struct Following {
+    session: LegacySession,
+    key: u64,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        let key = self.key;
+        self.session
+            .inner
+            .watches
+            .borrow_mut()
+            .retain(|(k, _)| *k != key);
     }
 }
 

@@ -246,8 +246,8 @@ impl Connection {
         }
     }
 
-    /// Stops the call `watch` follows, after the caller dropped its future (which closed
-    /// its stream): legacy, `notifications/cancelled` with its request id and `reason`;
+    /// Stops the call `watch` follows, whose future the caller drops (which aborts its
+    /// fetch, answered yet or not): legacy, `notifications/cancelled` with its request id and `reason`;
     /// modern, the closed stream is the signal. Its cards are retired with `reason`.
     pub async fn stop(&self, watch: &CallWatch, reason: &str) {
         match self {

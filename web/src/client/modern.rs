@@ -640,6 +640,17 @@ struct Quiet<'a> {
     timer: RefCell<Option<(f64, LocalBoxFuture<'static, ()>)>>,
 }
 
+/// Dropped (the exchange ended, or its future was dropped by Stop or a timeout before the
+/// server answered), the `fetch` is aborted: a request never answered ends on the wire,
+/// which is the 2026-07-28 revision's cancellation signal. A no-op once the body was read.
+impl Drop for Quiet<'_> {
+    fn drop(&mut self) {
+        if let Some(controller) = &self.controller {
+            controller.abort();
+        }
+    }
+}
+
 impl<'a> Quiet<'a> {
     fn new(endpoint: &'a Endpoint, limits: Limits) -> Self {
         Quiet {

@@ -75,6 +75,7 @@ impl CallWatch {
 
     /// Reads one message of the call's streams for progress of this call (and the status
     /// of its task, `notifications/tasks/status`).
+    #[inline(never)]
     pub(crate) fn feed(&self, text: &str) {
         let task_news = self
             .inner
