@@ -7,6 +7,7 @@ use mcp_elicit::wire::{
     Tool,
 };
 use mcp_elicit_web::client::{Connection, ProtocolChoice};
+use mcp_elicit_web::i18n::Messages;
 use mcp_elicit_web::pending::PendingRequests;
 
 /// The connection line (`[data-testid=connection-status]`).
@@ -29,12 +30,14 @@ impl ConnStatus {
     }
 }
 
-/// How the demo names `call` in messages ("The call to X failed").
-pub fn describe(call: &Call) -> String {
+/// The alert of a failed `call` ("The call to X failed: why").
+pub fn failed(m: &Messages, call: &Call, reason: &str) -> String {
     match call {
-        Call::Tool { name, .. } => format!("The call to {name}"),
-        Call::Prompt { name, .. } => format!("Getting the prompt {name}"),
-        Call::Resource { uri } => format!("Reading {uri}"),
+        Call::Tool { name, .. } => m.t("demo.failed.tool", &[("name", name), ("reason", reason)]),
+        Call::Prompt { name, .. } => {
+            m.t("demo.failed.prompt", &[("name", name), ("reason", reason)])
+        }
+        Call::Resource { uri } => m.t("demo.failed.resource", &[("uri", uri), ("reason", reason)]),
     }
 }
 
@@ -86,6 +89,9 @@ pub struct AppState {
     /// The number of the latest connect: an earlier connect that ends after a later one
     /// started is closed instead of replacing `connection` and the lists.
     pub connects: StoredValue<u64>,
+    /// The page's words (its catalog), for what the demo says after an await, where no
+    /// context is.
+    pub messages: StoredValue<Messages>,
 }
 
 /// Bumps `counter` and returns the new number: the ticket of the run (or connect) that
@@ -144,6 +150,7 @@ impl AppState {
             connection: StoredValue::new_local(None),
             runs: StoredValue::new(0),
             connects: StoredValue::new(0),
+            messages: StoredValue::new(mcp_elicit_web::i18n::use_messages()),
         }
     }
 }
