@@ -13,7 +13,7 @@ use crate::actions;
 use crate::catalog::{CatalogCard, CatalogList, PromptList, ResourceList};
 use crate::query::StartParams;
 use crate::state::{AppState, Outcome};
-use mcp_elicit_web::i18n::use_messages;
+use mcp_elicit_web::i18n::{use_messages, Messages};
 
 /// The whole app. `start` comes from the query string.
 #[component]
@@ -347,13 +347,17 @@ fn LinkNote(left_out: Vec<String>) -> impl IntoView {
             .take(LINK_NOTE_MAX_NAMES)
             .map(|n| format!("{n:?}"))
             .collect();
-        text.push_str(" Left out (not a field of this form, or a value it cannot show): ");
-        text.push_str(&shown.join(", "));
+        let names = shown.join(&m.t("list.separator", &[]));
         let more = left_out.len().saturating_sub(LINK_NOTE_MAX_NAMES);
-        if more > 0 {
-            text.push_str(&format!(" and {more} more"));
-        }
-        text.push('.');
+        text.push_str(&if more > 0 {
+            let count = m.number(more as f64);
+            m.t(
+                "demo.left_out_more",
+                &[("names", &names), ("count", &count)],
+            )
+        } else {
+            m.t("demo.left_out", &[("names", &names)])
+        });
     }
     view! { <p class="from-link" role="status" data-testid="from-link">{text}</p> }
 }
@@ -384,7 +388,10 @@ fn JsonArgsForm(state: AppState, name: String, text: String) -> impl IntoView {
     let label = use_messages().t("demo.arguments", &[("tool", &name)]);
     let call = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        match parse_args(&args_text.get_untracked()) {
+        match state
+            .messages
+            .with_value(|m| parse_args(m, &args_text.get_untracked()))
+        {
             Ok(args) => actions::run(
                 state,
                 Call::Tool {
@@ -411,13 +418,16 @@ fn JsonArgsForm(state: AppState, name: String, text: String) -> impl IntoView {
 }
 
 /// The arguments editor's text as a JSON object, or why not.
-fn parse_args(text: &str) -> Result<Map<String, Value>, String> {
+fn parse_args(m: &Messages, text: &str) -> Result<Map<String, Value>, String> {
     if text.trim().is_empty() {
         return Ok(Map::new());
     }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err("The arguments must be a JSON object, like {\"path\": \"/tmp\"}.".into()),
-        Err(err) => Err(format!("The arguments are not valid JSON: {err}.")),
+        Ok(_) => Err(m.t(
+            "demo.args_not_object",
+            &[("example", r#"{"path": "/tmp"}"#)],
+        )),
+        Err(err) => Err(m.t("demo.args_not_json", &[("reason", &err.to_string())])),
     }
 }
