@@ -1,6 +1,7 @@
 //! What the demo's buttons do: connect, run a request (tool, prompt, resource), deliver an
 //! answer. Each runs the client in a local task and writes the outcome into [`AppState`].
 
+use crate::words::DemoWords;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::Cell;
@@ -38,7 +39,7 @@ pub fn connect(state: AppState, prefill: Option<Prefill>) {
     state.acted.set(false);
     state.requests.notice.set(None);
     if url.is_empty() {
-        let why = state.messages.with_value(|m| m.t("demo.no_url", &[]));
+        let why = state.messages.with_value(|m| m.d("demo.no_url", &[]));
         state.status.set(ConnStatus::Failed(why.clone()));
         state.alert.set(Some(why));
         return;
@@ -47,7 +48,7 @@ pub fn connect(state: AppState, prefill: Option<Prefill>) {
         let quoted = format!("{url:?}");
         let why = state
             .messages
-            .with_value(|m| m.t("demo.not_full_url", &[("url", &quoted)]));
+            .with_value(|m| m.d("demo.not_full_url", &[("url", &quoted)]));
         state.status.set(ConnStatus::Failed(why.clone()));
         state.alert.set(Some(why));
         return;
@@ -103,7 +104,7 @@ fn say_if_the_linked_tool_is_missing(state: AppState) {
     let quoted = format!("{tool:?}");
     let why = state
         .messages
-        .with_value(|m| m.t("demo.tool_missing", &[("tool", &quoted)]));
+        .with_value(|m| m.d("demo.tool_missing", &[("tool", &quoted)]));
     let shown = state.alert.get_untracked();
     state.alert.set(Some(match shown {
         Some(earlier) => format!("{earlier} {why}"),
@@ -173,7 +174,7 @@ pub fn run(state: AppState, call: Call) {
     let Some(connection) = state.connection.get_value() else {
         let why = state
             .messages
-            .with_value(|m| m.t("demo.connect_first", &[]));
+            .with_value(|m| m.d("demo.connect_first", &[]));
         state.alert.set(Some(why));
         return;
     };
@@ -213,7 +214,7 @@ pub fn run(state: AppState, call: Call) {
                 // the page's language.
                 connection.stop(&watch, running::texts::STOPPED).await;
                 drop(running);
-                let said = state.messages.with_value(|m| m.t("demo.stopped", &[]));
+                let said = state.messages.with_value(|m| m.d("demo.stopped", &[]));
                 Err(ClientError::Refused(said))
             }
         };

@@ -1,6 +1,7 @@
 //! The demo app's state: the signals the view reads.
 
 use crate::query::Prefill;
+use crate::words::DemoWords;
 use leptos::prelude::*;
 use mcp_elicit::wire::{
     Call, CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate,
@@ -33,11 +34,11 @@ impl ConnStatus {
 /// The alert of a failed `call` ("The call to X failed: why").
 pub fn failed(m: &Messages, call: &Call, reason: &str) -> String {
     match call {
-        Call::Tool { name, .. } => m.t("demo.failed.tool", &[("name", name), ("reason", reason)]),
+        Call::Tool { name, .. } => m.d("demo.failed.tool", &[("name", name), ("reason", reason)]),
         Call::Prompt { name, .. } => {
-            m.t("demo.failed.prompt", &[("name", name), ("reason", reason)])
+            m.d("demo.failed.prompt", &[("name", name), ("reason", reason)])
         }
-        Call::Resource { uri } => m.t("demo.failed.resource", &[("uri", uri), ("reason", reason)]),
+        Call::Resource { uri } => m.d("demo.failed.resource", &[("uri", uri), ("reason", reason)]),
     }
 }
 
