@@ -30,6 +30,10 @@ WORDS = {
         "trust": "请只把这些信息提供给您信任的服务器。",
         "asked_by": "请求方：",
         "required": "此字段为必填项。",
+        "prompts": "提示词",
+        "resources": "资源",
+        "get_prompt": "获取提示词",
+        "read_resource": "读取资源",
         "dir": "ltr",
     },
     "ar": {
@@ -42,6 +46,10 @@ WORDS = {
         "trust": "لا تقدّم هذه المعلومات إلا لخادم تثق به.",
         "asked_by": "يطلبه",
         "required": "هذا الحقل مطلوب.",
+        "prompts": "الموجّهات",
+        "resources": "الموارد",
+        "get_prompt": "جلب الموجّه",
+        "read_resource": "قراءة المورد",
         "dir": "rtl",
     },
 }
@@ -100,6 +108,21 @@ def test_the_demo_speaks_the_language_of_its_link(driver: Any, app_url: Any, dem
     assert BookTable.ACCEPT_ALTERNATIVE in form.text
 
     assert axe_violations(driver) == []
+
+
+@pytest.mark.parametrize("lang", ["zh-CN", "ar"])
+def test_the_demo_s_prompts_and_resources_speak_it_too(driver: Any, app_url: Any, demo_server: Any, lang: str) -> None:
+    """The demo's own headings and buttons of the prompts and resources, in the language."""
+    words = WORDS[lang]
+    open_in(driver, app_url, demo_server, lang)
+    prompts = wait_css(driver, "section.prompts")
+    assert prompts.find_element("css selector", "h2").text == words["prompts"]
+    assert prompts.get_attribute("aria-label") == words["prompts"]
+    assert button(wait_css(driver, "[data-prompt=trip_brief]"), words["get_prompt"]) is not None
+    resources = wait_css(driver, "section.resources")
+    assert resources.find_element("css selector", "h2").text == words["resources"]
+    template = wait_css(driver, "[data-resource-template='notes://{name}']")
+    assert button(template, words["read_resource"]) is not None
 
 
 def test_the_right_to_left_card_mirrors(driver: Any, app_url: Any, demo_server: Any) -> None:

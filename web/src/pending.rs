@@ -386,11 +386,6 @@ impl Default for PendingRequests {
 /// connection and calls it.
 pub type AnswerFn = Callback<(String, ElicitResult, RwSignal<SendStatus>)>;
 
-/// What a card says when its answer is kept for a call that is not made again at once
-/// (see [`deliver`]).
-const KEPT_FOR_THE_RERUN: &str = "The server restarted and lost this request; your answer is \
-     kept and is sent when the call is made again.";
-
 /// Delivers the answer to the card routed as `id` on `connection` (`None`: not connected)
 /// and reports into the card's `status`: `Sending`, then `Sent`, or `Failed` in words (the
 /// card keeps what was typed, and Submit sends it again).
@@ -415,13 +410,17 @@ pub fn deliver(
         return;
     };
     status.set(SendStatus::Sending);
+    // The card's words (`deliver` runs in its click, where its context is).
+    let m = crate::i18n::use_messages();
     leptos::task::spawn_local(async move {
         match connection.answer(&id, result).await {
             Ok(()) => status.set(SendStatus::Sent),
             Err(ClientError::RequestLost) => {
                 let rerun_now = connection.call_of(&id).is_some_and(rerun);
                 if !rerun_now {
-                    status.set(SendStatus::Failed(KEPT_FOR_THE_RERUN.into()));
+                    // What a card says when its answer is kept for a call that is
+                    // not made again at once.
+                    status.set(SendStatus::Failed(m.t("pending.kept_for_rerun", &[])));
                 }
             }
             Err(err) => status.set(SendStatus::Failed(err.to_string())),

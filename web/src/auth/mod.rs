@@ -169,7 +169,7 @@ impl SignIn {
         let pending = self.pending.borrow_mut().take();
         let entropy = match pending {
             Some(entropy) => entropy,
-            None => entropy().await?,
+            None => entropy(&self.messages).await?,
         };
         let kept = entropy.clone();
         let config = self.config.borrow().clone();
@@ -290,14 +290,8 @@ fn unreachable_words(url: &str, err: TransportError) -> String {
 
 /// The randomness of one flow: `state` and the PKCE verifier, and the verifier's S256
 /// challenge (SHA-256 by WebCrypto).
-async fn entropy() -> Result<Entropy, ClientError> {
-    let insecure = || {
-        ClientError::SignIn(
-            "Signing in needs the browser's cryptography, which it offers only to secure \
-             pages (https, or a page on this computer)."
-                .into(),
-        )
-    };
+async fn entropy(m: &crate::i18n::Messages) -> Result<Entropy, ClientError> {
+    let insecure = || ClientError::SignIn(m.t("sign_in.insecure", &[]));
     let state = glue::random::<{ pkce::MIN_STATE_BYTES }>().ok_or_else(insecure)?;
     let bytes = glue::random::<32>().ok_or_else(insecure)?;
     let verifier = pkce::verifier_from_bytes(&bytes);
@@ -328,6 +322,8 @@ fn callback_params(query: &str) -> CallbackParams {
 struct Person {
     card: Card,
     popup: Option<web_sys::Window>,
+    /// The words of its notes (the card's own language).
+    messages: crate::i18n::Messages,
     queries: futures::channel::mpsc::UnboundedReceiver<String>,
     /// The last callback query handed on (each comes twice: opener and channel).
     last: Option<String>,
@@ -341,8 +337,9 @@ impl Person {
             let _ = tx.unbounded_send(query);
         });
         Person {
-            card: Card::show(container, messages),
+            card: Card::show(container, messages.clone()),
             popup: None,
+            messages,
             queries,
             last: None,
             _listening: listening,
@@ -363,8 +360,7 @@ impl Person {
                 match self.card.click().await {
                     None | Some(Click::Cancel) => {
                         return Err(ClientError::SignIn(
-                            "You cancelled the sign-in, so the server's request was not sent."
-                                .into(),
+                            self.messages.t("sign_in.cancelled", &[]),
                         ))
                     }
                     Some(Click::Blocked) => {
@@ -403,7 +399,7 @@ impl Person {
                 }
                 Either::Left((None, _)) => {
                     return Err(ClientError::SignIn(
-                        "The sign-in could not listen for its answer.".into(),
+                        self.messages.t("sign_in.not_listening", &[]),
                     ))
                 }
                 Either::Right(((), _)) => {
@@ -420,11 +416,8 @@ impl Person {
                         self.popup = Some(popup);
                         continue;
                     }
-                    self.card.say(Some(
-                        "The sign-in window was closed before the sign-in finished. Nothing \
-                         was lost: sign in again when you are ready."
-                            .into(),
-                    ));
+                    self.card
+                        .say(Some(self.messages.t("sign_in.window_closed", &[])));
                 }
             }
         }

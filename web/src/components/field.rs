@@ -75,8 +75,9 @@ impl<'a> FormDom<'a> {
     }
 
     /// Builds it as the first children of `form`, the form's (still empty) element. A
-    /// failure (none is expected: the names are ours, the strings text) is said in the form.
-    pub fn build(&self, form: &web_sys::Element) {
+    /// failure (none is expected: the names are ours, the strings text) is said in the form,
+    /// in the words of `m`.
+    pub fn build(&self, form: &web_sys::Element, m: &crate::i18n::Messages) {
         let built = serde_json::to_string(self)
             .map_err(|e| e.to_string())
             .and_then(|text| {
@@ -84,7 +85,7 @@ impl<'a> FormDom<'a> {
                     js_sys::Reflect::get(&e, &JsValue::from_str("message"))
                         .ok()
                         .and_then(|m| m.as_string())
-                        .unwrap_or_else(|| "the page refused it".to_owned())
+                        .unwrap_or_else(|| m.t("form.page_refused", &[]))
                 })
             });
         if let Err(why) = built {
@@ -94,7 +95,7 @@ impl<'a> FormDom<'a> {
             {
                 p.set_class_name("mce-status mce-failed");
                 let _ = p.set_attribute("role", "alert");
-                p.set_text_content(Some(&format!("This form could not be shown: {why}")));
+                p.set_text_content(Some(&m.t("form.not_shown", &[("reason", &why)])));
                 let _ = form.append_child(&p);
             }
         }

@@ -285,9 +285,11 @@ pub fn SchemaForm(
     let label = submit_label.unwrap_or_else(|| m.t("button.submit", &[]));
     // The title, the description and the fields, built into the form's element as it is
     // made (a directive runs before the element's children are added), so they come first.
+    let m_build = m.clone();
     let build_fixed_part = move |root: web_sys::Element| {
         form.with_entries(|entries| {
-            FormDom::new(title.as_deref(), desc.as_deref(), entries, busy_at_start).build(&root)
+            FormDom::new(title.as_deref(), desc.as_deref(), entries, busy_at_start)
+                .build(&root, &m_build)
         });
     };
     let resend_hint = if on_decline.is_some() || on_cancel.is_some() {

@@ -120,7 +120,7 @@ pub fn same_placeholders(a: &str, b: &str) -> bool {
 
 /// Fills a template's placeholders from `args`; a placeholder without an argument is kept
 /// as written (never a panic on a host's text).
-fn fill(template: &str, args: &[(&str, &str)]) -> String {
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
     while let Some(open) = rest.find('{') {

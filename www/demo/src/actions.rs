@@ -1,6 +1,7 @@
 //! What the demo's buttons do: connect, run a request (tool, prompt, resource), deliver an
 //! answer. Each runs the client in a local task and writes the outcome into [`AppState`].
 
+use crate::words::DemoWords;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::Cell;
@@ -13,9 +14,7 @@ use mcp_elicit_web::pending::deliver;
 
 use crate::query::Prefill;
 use crate::running;
-use crate::state::{
-    describe, first_of_each, is_current, next_ticket, AppState, ConnStatus, Outcome,
-};
+use crate::state::{failed, first_of_each, is_current, next_ticket, AppState, ConnStatus, Outcome};
 
 /// Whether `url` is an absolute `http:` / `https:` URL. (`localhost:8001/mcp` parses,
 /// with `localhost:` as its scheme, so parsing alone is not enough.)
@@ -40,13 +39,16 @@ pub fn connect(state: AppState, prefill: Option<Prefill>) {
     state.acted.set(false);
     state.requests.notice.set(None);
     if url.is_empty() {
-        let why = "Enter the server's MCP endpoint URL, e.g. http://127.0.0.1:8001/mcp.";
-        state.status.set(ConnStatus::Failed(why.into()));
-        state.alert.set(Some(why.into()));
+        let why = state.messages.with_value(|m| m.d("demo.no_url", &[]));
+        state.status.set(ConnStatus::Failed(why.clone()));
+        state.alert.set(Some(why));
         return;
     }
     if !is_full_http_url(&url) {
-        let why = format!("{url:?} is not a full URL (it needs http:// or https://).");
+        let quoted = format!("{url:?}");
+        let why = state
+            .messages
+            .with_value(|m| m.d("demo.not_full_url", &[("url", &quoted)]));
         state.status.set(ConnStatus::Failed(why.clone()));
         state.alert.set(Some(why));
         return;
@@ -99,7 +101,10 @@ fn say_if_the_linked_tool_is_missing(state: AppState) {
     {
         return;
     }
-    let why = format!("The link names the tool {tool:?}, which this server does not list.");
+    let quoted = format!("{tool:?}");
+    let why = state
+        .messages
+        .with_value(|m| m.d("demo.tool_missing", &[("tool", &quoted)]));
     let shown = state.alert.get_untracked();
     state.alert.set(Some(match shown {
         Some(earlier) => format!("{earlier} {why}"),
@@ -118,24 +123,26 @@ async fn list_offers(state: AppState, connection: &Connection, ticket: u64) -> b
     if !is_current(state.connects, ticket) {
         return false;
     }
+    let m = state.messages.get_value();
+    let said = |key: &str, err: ClientError| m.t(key, &[("reason", &err.to_string())]);
     let mut problems = Vec::new();
     match tools {
         Ok(tools) => state.tools.set(first_of_each(tools, |t| &t.name)),
-        Err(err) => problems.push(format!("Could not list the tools: {err}")),
+        Err(err) => problems.push(said("demo.list_failed.tools", err)),
     }
     match prompts {
         Ok(prompts) => state.prompts.set(first_of_each(prompts, |p| &p.name)),
-        Err(err) => problems.push(format!("Could not list the prompts: {err}")),
+        Err(err) => problems.push(said("demo.list_failed.prompts", err)),
     }
     match resources {
         Ok(resources) => state.resources.set(first_of_each(resources, |r| &r.uri)),
-        Err(err) => problems.push(format!("Could not list the resources: {err}")),
+        Err(err) => problems.push(said("demo.list_failed.resources", err)),
     }
     match templates {
         Ok(templates) => state
             .templates
             .set(first_of_each(templates, |t| &t.uri_template)),
-        Err(err) => problems.push(format!("Could not list the resource templates: {err}")),
+        Err(err) => problems.push(said("demo.list_failed.templates", err)),
     }
     if !problems.is_empty() {
         state.alert.set(Some(problems.join(" ")));
@@ -165,7 +172,10 @@ pub fn disconnect(state: AppState) {
 /// run started meanwhile: `tool-result` is the latest call's, whichever ends last.
 pub fn run(state: AppState, call: Call) {
     let Some(connection) = state.connection.get_value() else {
-        state.alert.set(Some("Connect to a server first.".into()));
+        let why = state
+            .messages
+            .with_value(|m| m.d("demo.connect_first", &[]));
+        state.alert.set(Some(why));
         return;
     };
     let ticket = next_ticket(state.runs);
@@ -207,9 +217,12 @@ pub fn run(state: AppState, call: Call) {
         let raw = match futures::future::select(Box::pin(running), Box::pin(stopped)).await {
             futures::future::Either::Left((raw, _)) => raw,
             futures::future::Either::Right((_, running)) => {
+                // The server is told in English (a protocol reason); the person in
+                // the page's language.
                 connection.stop(&watch, running::texts::STOPPED).await;
                 drop(running);
-                Err(ClientError::Refused(running::texts::STOPPED.into()))
+                let said = state.messages.with_value(|m| m.d("demo.stopped", &[]));
+                Err(ClientError::Refused(said))
             }
         };
         let outcome = raw.and_then(|raw| {
@@ -226,9 +239,12 @@ pub fn run(state: AppState, call: Call) {
         state.calling.set(false);
         match outcome {
             Ok(result) => state.result.set(Some(result)),
-            Err(err) => state
-                .alert
-                .set(Some(format!("{} failed: {err}", describe(&call)))),
+            Err(err) => {
+                let said = state
+                    .messages
+                    .with_value(|m| failed(m, &call, &err.to_string()));
+                state.alert.set(Some(said))
+            }
         }
     });
 }

@@ -2,6 +2,7 @@
 //! (`docs/dom-contract.md`): Server URL + Connect, the connection status, the tools with a
 //! form each, pending elicitations, the result, errors.
 
+use crate::words::DemoWords;
 use leptos::prelude::*;
 use mcp_elicit::wire::{Call, CallToolResult, ContentItem, Tool};
 use mcp_elicit_web::client::ProtocolChoice;
@@ -13,7 +14,7 @@ use crate::actions;
 use crate::catalog::{CatalogCard, CatalogList, PromptList, ResourceList};
 use crate::query::StartParams;
 use crate::state::{AppState, Outcome};
-use mcp_elicit_web::i18n::use_messages;
+use mcp_elicit_web::i18n::{use_messages, Messages};
 
 /// The whole app. `start` comes from the query string.
 #[component]
@@ -52,7 +53,7 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
     });
     view! {
         <main class="demo">
-            <h1>{use_messages().t("demo.title", &[])}</h1>
+            <h1>{use_messages().d("demo.title", &[])}</h1>
             <ConnectBar state=state />
             <p data-testid="connection-status" class="connection-status">
                 {move || state.status.get().text()}
@@ -66,7 +67,7 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
             <RetryButton state=state />
             <AutoButton state=state />
             <crate::running::RunningCall state=state />
-            <h2 class="visually-hidden">{use_messages().t("demo.requests", &[])}</h2>
+            <h2 class="visually-hidden">{use_messages().d("demo.requests", &[])}</h2>
             <PendingList
                 requests=state.requests
                 on_answer=Callback::new(move |(key, result, status)| {
@@ -102,7 +103,7 @@ fn ConnectBar(state: AppState) -> impl IntoView {
         // `novalidate`: the browser's own bubble for a `type=url` input would block the
         // submit, so the app's worded error (in the alert) would never show.
         <form class="connect" novalidate=true on:submit=on_submit>
-            <label for="server-url">{use_messages().t("demo.server_url", &[])}</label>
+            <label for="server-url">{use_messages().d("demo.server_url", &[])}</label>
             <input
                 id="server-url"
                 name="server"
@@ -111,13 +112,13 @@ fn ConnectBar(state: AppState) -> impl IntoView {
                 prop:value=move || state.server_url.get()
                 on:input=move |ev| state.server_url.set(event_target_value(&ev))
             />
-            <label for="protocol">{use_messages().t("demo.protocol", &[])}</label>
+            <label for="protocol">{use_messages().d("demo.protocol", &[])}</label>
             <select id="protocol" name="protocol" prop:value=protocol_value on:change=on_protocol>
-                <option value="auto">{use_messages().t("demo.protocol_auto", &[])}</option>
+                <option value="auto">{use_messages().d("demo.protocol_auto", &[])}</option>
                 <option value="2026-07-28">"2026-07-28"</option>
                 <option value="2025-11-25">"2025-11-25"</option>
             </select>
-            <button type="submit">{use_messages().t("demo.connect", &[])}</button>
+            <button type="submit">{use_messages().d("demo.connect", &[])}</button>
         </form>
     }
 }
@@ -141,7 +142,7 @@ fn AutoButton(state: AppState) -> impl IntoView {
     };
     view! {
         <Show when=move || state.offer_auto.get()>
-            <button type="button" class="retry" on:click=connect>{use_messages().t("demo.connect_auto", &[])}</button>
+            <button type="button" class="retry" on:click=connect>{use_messages().d("demo.connect_auto", &[])}</button>
         </Show>
     }
 }
@@ -159,7 +160,7 @@ fn RetryButton(state: AppState) -> impl IntoView {
     };
     view! {
         <Show when=visible>
-            <button type="button" class="retry" on:click=retry>{use_messages().t("demo.retry_call", &[])}</button>
+            <button type="button" class="retry" on:click=retry>{use_messages().d("demo.retry_call", &[])}</button>
         </Show>
     }
 }
@@ -183,8 +184,8 @@ fn ResultView(state: AppState, node_ref: NodeRef<leptos::html::Section>) -> impl
         None => "",
     };
     view! {
-        <section class="result" aria-label=use_messages().t("demo.result", &[]) node_ref=node_ref>
-            <h2>{use_messages().t("demo.result", &[])}</h2>
+        <section class="result" aria-label=use_messages().d("demo.result", &[]) node_ref=node_ref>
+            <h2>{use_messages().d("demo.result", &[])}</h2>
             <div data-testid="tool-result" data-is-error=is_error data-kind=kind>
                 {move || state.result.get().map(render_outcome)}
             </div>
@@ -245,7 +246,7 @@ fn ToolList(state: AppState) -> impl IntoView {
     view! {
         <CatalogList
             class="tools"
-            heading=use_messages().t("demo.tools", &[])
+            heading=use_messages().d("demo.tools", &[])
             items=state.tools
             key=|t: &Tool| t.name.clone()
             card=move |tool: Tool| view! { <ToolCard state=state tool=tool /> }.into_any()
@@ -292,7 +293,7 @@ fn ToolCard(state: AppState, tool: Tool) -> impl IntoView {
             // An empty map starts every field at its default, as no map would.
             let initial = linked.clone().unwrap_or_default();
             view! {
-                <SchemaForm spec=spec on_submit=on_submit submit_label=use_messages().t("demo.call_tool", &[]) autofocus=false initial=initial form_name=form_name />
+                <SchemaForm spec=spec on_submit=on_submit submit_label=use_messages().d("demo.call_tool", &[]) autofocus=false initial=initial form_name=form_name />
             }
             .into_any()
         }
@@ -340,20 +341,24 @@ const LINK_NOTE_MAX_NAMES: usize = 10;
 #[component]
 fn LinkNote(left_out: Vec<String>) -> impl IntoView {
     let m = use_messages();
-    let mut text = m.t("demo.prefilled", &[("button", &m.t("demo.call_tool", &[]))]);
+    let mut text = m.d("demo.prefilled", &[("button", &m.d("demo.call_tool", &[]))]);
     if !left_out.is_empty() {
         let shown: Vec<String> = left_out
             .iter()
             .take(LINK_NOTE_MAX_NAMES)
             .map(|n| format!("{n:?}"))
             .collect();
-        text.push_str(" Left out (not a field of this form, or a value it cannot show): ");
-        text.push_str(&shown.join(", "));
+        let names = shown.join(&m.t("list.separator", &[]));
         let more = left_out.len().saturating_sub(LINK_NOTE_MAX_NAMES);
-        if more > 0 {
-            text.push_str(&format!(" and {more} more"));
-        }
-        text.push('.');
+        text.push_str(&if more > 0 {
+            let count = m.number(more as f64);
+            m.d(
+                "demo.left_out_more",
+                &[("names", &names), ("count", &count)],
+            )
+        } else {
+            m.d("demo.left_out", &[("names", &names)])
+        });
     }
     view! { <p class="from-link" role="status" data-testid="from-link">{text}</p> }
 }
@@ -381,10 +386,13 @@ fn args_left_out(spec: &mcp_elicit::schema::FormSpec, args: &Map<String, Value>)
 fn JsonArgsForm(state: AppState, name: String, text: String) -> impl IntoView {
     let args_text = RwSignal::new(text);
     let field_id = format!("args-{name}");
-    let label = use_messages().t("demo.arguments", &[("tool", &name)]);
+    let label = use_messages().d("demo.arguments", &[("tool", &name)]);
     let call = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        match parse_args(&args_text.get_untracked()) {
+        match state
+            .messages
+            .with_value(|m| parse_args(m, &args_text.get_untracked()))
+        {
             Ok(args) => actions::run(
                 state,
                 Call::Tool {
@@ -405,19 +413,22 @@ fn JsonArgsForm(state: AppState, name: String, text: String) -> impl IntoView {
                 prop:value=move || args_text.get()
                 on:input=move |ev| args_text.set(event_target_value(&ev))
             ></textarea>
-            <button type="submit">{use_messages().t("demo.call_tool", &[])}</button>
+            <button type="submit">{use_messages().d("demo.call_tool", &[])}</button>
         </form>
     }
 }
 
 /// The arguments editor's text as a JSON object, or why not.
-fn parse_args(text: &str) -> Result<Map<String, Value>, String> {
+fn parse_args(m: &Messages, text: &str) -> Result<Map<String, Value>, String> {
     if text.trim().is_empty() {
         return Ok(Map::new());
     }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err("The arguments must be a JSON object, like {\"path\": \"/tmp\"}.".into()),
-        Err(err) => Err(format!("The arguments are not valid JSON: {err}.")),
+        Ok(_) => Err(m.d(
+            "demo.args_not_object",
+            &[("example", r#"{"path": "/tmp"}"#)],
+        )),
+        Err(err) => Err(m.d("demo.args_not_json", &[("reason", &err.to_string())])),
     }
 }

@@ -2,10 +2,12 @@
 //! arguments and a resource template's variables become the same flat form as an
 //! elicitation's; a listed resource is one button.
 
+use crate::words::DemoWords;
 use leptos::prelude::*;
 use mcp_elicit::schema::compile;
 use mcp_elicit::wire::{Call, Prompt, Resource, ResourceTemplate};
 use mcp_elicit_web::components::SchemaForm;
+use mcp_elicit_web::i18n::use_messages;
 use serde_json::{Map, Value};
 
 use crate::actions;
@@ -60,7 +62,7 @@ pub fn PromptList(state: AppState) -> impl IntoView {
     view! {
         <CatalogList
             class="prompts"
-            heading="Prompts"
+            heading=use_messages().d("demo.prompts", &[])
             items=state.prompts
             key=|p: &Prompt| p.name.clone()
             card=move |prompt: Prompt| view! { <PromptCard state=state prompt=prompt /> }.into_any()
@@ -85,13 +87,13 @@ fn PromptCard(state: AppState, prompt: Prompt) -> impl IntoView {
                     },
                 )
             });
-            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Get prompt" autofocus=false form_name=form_name /> }
+            view! { <SchemaForm spec=spec on_submit=on_submit submit_label=use_messages().d("demo.get_prompt", &[]) autofocus=false form_name=form_name /> }
                 .into_any()
         }
         // Prompt arguments are plain strings, so this only happens for a name the form
         // renderer refuses; say so rather than hide the prompt.
         Err(err) => {
-            view! { <p class="refused">{format!("This prompt cannot be shown: {err}")}</p> }
+            view! { <p class="refused">{use_messages().d("demo.prompt_refused", &[("reason", &err.to_string())])}</p> }
                 .into_any()
         }
     };
@@ -113,10 +115,11 @@ fn PromptCard(state: AppState, prompt: Prompt) -> impl IntoView {
 pub fn ResourceList(state: AppState) -> impl IntoView {
     let any =
         move || state.resources.with(|r| !r.is_empty()) || state.templates.with(|t| !t.is_empty());
+    let heading = use_messages().d("demo.resources", &[]);
     view! {
         <Show when=any>
-            <section class="resources" aria-label="Resources">
-                <h2>"Resources"</h2>
+            <section class="resources" aria-label=heading.clone()>
+                <h2>{heading.clone()}</h2>
                 <For
                     each=move || state.resources.get()
                     // Unique: deduplicated when set, as `CatalogList`'s lists are.
@@ -141,6 +144,7 @@ fn ResourceCard(state: AppState, resource: Resource) -> impl IntoView {
         .unwrap_or_else(|| resource.name.clone());
     let uri = resource.uri.clone();
     let read = move |_| actions::run(state, Call::Resource { uri: uri.clone() });
+    let read_word = use_messages().d("demo.read_resource", &[]);
     view! {
         <CatalogCard
             heading=heading
@@ -148,7 +152,7 @@ fn ResourceCard(state: AppState, resource: Resource) -> impl IntoView {
             {..}
             data-resource=resource.uri.clone()
         >
-            <button type="button" on:click=read>"Read resource"</button>
+            <button type="button" on:click=read>{read_word}</button>
         </CatalogCard>
     }
 }
@@ -173,11 +177,11 @@ fn TemplateCard(state: AppState, template: ResourceTemplate) -> impl IntoView {
                         Err(why) => state.alert.set(Some(why)),
                     },
                 );
-            view! { <SchemaForm spec=spec on_submit=on_submit submit_label="Read resource" autofocus=false form_name=form_name /> }
+            view! { <SchemaForm spec=spec on_submit=on_submit submit_label=use_messages().d("demo.read_resource", &[]) autofocus=false form_name=form_name /> }
                 .into_any()
         }
         Err(why) => {
-            view! { <p class="refused">{format!("This template cannot be used: {why}")}</p> }
+            view! { <p class="refused">{use_messages().d("demo.template_refused", &[("reason", &why)])}</p> }
                 .into_any()
         }
     };

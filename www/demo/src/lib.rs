@@ -20,6 +20,7 @@ mod catalog;
 mod query;
 mod running;
 mod state;
+mod words;
 
 use wasm_bindgen::prelude::*;
 

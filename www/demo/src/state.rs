@@ -1,12 +1,14 @@
 //! The demo app's state: the signals the view reads.
 
 use crate::query::Prefill;
+use crate::words::DemoWords;
 use leptos::prelude::*;
 use mcp_elicit::wire::{
     Call, CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate,
     Tool,
 };
 use mcp_elicit_web::client::{Connection, ProtocolChoice};
+use mcp_elicit_web::i18n::Messages;
 use mcp_elicit_web::pending::PendingRequests;
 
 /// The connection line (`[data-testid=connection-status]`).
@@ -29,12 +31,14 @@ impl ConnStatus {
     }
 }
 
-/// How the demo names `call` in messages ("The call to X failed").
-pub fn describe(call: &Call) -> String {
+/// The alert of a failed `call` ("The call to X failed: why").
+pub fn failed(m: &Messages, call: &Call, reason: &str) -> String {
     match call {
-        Call::Tool { name, .. } => format!("The call to {name}"),
-        Call::Prompt { name, .. } => format!("Getting the prompt {name}"),
-        Call::Resource { uri } => format!("Reading {uri}"),
+        Call::Tool { name, .. } => m.d("demo.failed.tool", &[("name", name), ("reason", reason)]),
+        Call::Prompt { name, .. } => {
+            m.d("demo.failed.prompt", &[("name", name), ("reason", reason)])
+        }
+        Call::Resource { uri } => m.d("demo.failed.resource", &[("uri", uri), ("reason", reason)]),
     }
 }
 
@@ -86,6 +90,9 @@ pub struct AppState {
     /// The number of the latest connect: an earlier connect that ends after a later one
     /// started is closed instead of replacing `connection` and the lists.
     pub connects: StoredValue<u64>,
+    /// The page's words (its catalog), for what the demo says after an await, where no
+    /// context is.
+    pub messages: StoredValue<Messages>,
 }
 
 /// Bumps `counter` and returns the new number: the ticket of the run (or connect) that
@@ -144,6 +151,7 @@ impl AppState {
             connection: StoredValue::new_local(None),
             runs: StoredValue::new(0),
             connects: StoredValue::new(0),
+            messages: StoredValue::new(mcp_elicit_web::i18n::use_messages()),
         }
     }
 }
