@@ -53,10 +53,12 @@ set -euo pipefail
 #   English and the components' use of it about 12 KB; wordErrors about 2 KB) took the
 #   library 230.2 -> 255.4 KB and the client -> 555.9 KB. Issue 35 allows 15 KB for the
 #   catalogs and issue 38 40 KB for sign-in: both over, to be brought down (catalogs
-#   beyond English loaded on demand; sign-in's futures and card).
+#   beyond English loaded on demand; sign-in's futures and card). Then the client
+#   557.4 KB: Stop aborting a fetch before its answer, progress and task status from the
+#   session's GET stream (issue 34), the sign-in notes and field texts in the catalogs.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
 MAX_LIBRARY_GZIP_BYTES=256000
-MAX_CLIENT_GZIP_BYTES=557000
+MAX_CLIENT_GZIP_BYTES=558000
 
 pkg=${1:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}
 json_out=""
