@@ -8,6 +8,7 @@ never at a third-party HTTP stack.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import itertools
 import json
@@ -24,7 +25,7 @@ from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 REPO = Path(__file__).resolve().parents[2]
 SERVERS = REPO / "tests" / "servers"
@@ -81,6 +82,30 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes] | None = None, timeou
         except OSError:
             time.sleep(0.05)
     raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout:.0f}s")
+
+
+@contextlib.contextmanager
+def serving(cmd: list[str], cwd: Path, port: int, log_path: Path, env: dict[str, str] | None = None) -> Iterator[None]:
+    """Runs a server that listens on `port` (given in `cmd` or `env`), its output in
+    `log_path`, until the block ends; the process is ended then, also when the block fails."""
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_for_port(port, proc)
+            yield
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def open_host_auto(driver: Any, www: Any, server_url: str) -> None:
+    """host.html connected with `protocol=auto` to a server that speaks 2025-11-25 only."""
+    driver.get(f"{www.origin}/host.html?{urlencode({'server': server_url, 'protocol': 'auto'})}")
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}")
 
 
 def read_json_lines(path: Path | None) -> list[dict[str, Any]]:

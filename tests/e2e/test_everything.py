@@ -19,20 +19,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
-from harness import REPO, button, control_by_label, free_port, wait_css, wait_for, wait_for_port, wait_text
+from harness import REPO, button, control_by_label, free_port, open_host_auto, serving, wait_css, wait_for, wait_text
 from test_demo_flows import card, set_text
 from test_host_client import host_error, result, run
 
 EVERYTHING = REPO / "tests" / "everything"
 ENTRY = EVERYTHING / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
-LEGACY = "2025-11-25"
 ASYNC_QUESTION = "Please provide inputs for the following fields (async task demo):"
 
 
@@ -58,25 +55,12 @@ def everything(artifacts: Path) -> Iterator[Everything]:
     (artifacts / "logs").mkdir(exist_ok=True)
     log_path = artifacts / "logs" / f"everything-{port}.log"
     env = {**os.environ, "PORT": str(port)}
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            ["node", str(ENTRY), "streamableHttp"], cwd=EVERYTHING, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-        try:
-            wait_for_port(port, proc)
-            yield Everything(port, log_path)
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    with serving(["node", str(ENTRY), "streamableHttp"], EVERYTHING, port, log_path, env):
+        yield Everything(port, log_path)
 
 
 def open_auto(driver: Any, www: Any, server: Everything) -> None:
-    driver.get(f"{www.origin}/host.html?{urlencode({'server': server.url, 'protocol': 'auto'})}")
-    wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}")
+    open_host_auto(driver, www, server.url)
 
 
 def texts(driver: Any) -> str:

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
-from harness import REPO, button, control_by_label, free_port, wait_css, wait_for, wait_for_port, wait_text
+from harness import REPO, button, control_by_label, free_port, open_host_auto, serving, wait_css, wait_for, wait_text
 from test_demo_flows import card, set_checkbox, set_text
 from test_host_client import result, run
 
@@ -42,23 +40,13 @@ def ts_server(artifacts: Path) -> Iterator[TsSdkServer]:
         pytest.fail(f"{CONFORMANCE}/node_modules is missing: run `npm ci` there (scripts/conformance does)")
     port = free_port()
     (artifacts / "logs").mkdir(exist_ok=True)
-    with open(artifacts / "logs" / f"ts_sdk_server-{port}.log", "wb") as log:
-        proc = subprocess.Popen(["node", str(SERVER), str(port)], cwd=CONFORMANCE, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            wait_for_port(port, proc)
-            yield TsSdkServer(port)
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    log_path = artifacts / "logs" / f"ts_sdk_server-{port}.log"
+    with serving(["node", str(SERVER), str(port)], CONFORMANCE, port, log_path):
+        yield TsSdkServer(port)
 
 
 def open_auto(driver: Any, www: Any, server: TsSdkServer) -> None:
-    driver.get(f"{www.origin}/host.html?{urlencode({'server': server.url, 'protocol': 'auto'})}")
-    wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}")
+    open_host_auto(driver, www, server.url)
 
 
 def test_auto_falls_back_to_the_handshake(driver: Any, www: Any, ts_server: TsSdkServer) -> None:
