@@ -859,11 +859,7 @@ impl LegacySession {
         if let (Some(run), Arrival::Show { route } | Arrival::Replay { route, .. }) =
             (run, &arrival)
         {
-            let mut runs = self.inner.run_cards.borrow_mut();
-            let shown = runs.entry(run).or_default();
-            if !shown.contains(route) && shown.len() < MAX_PENDING_CARDS {
-                shown.push(route.clone());
-            }
+            self.note_run_card(run, route);
         }
         match arrival {
             Arrival::Show { route } => (self.inner.sink)(ClientEvent::Elicit {
@@ -881,19 +877,38 @@ impl LegacySession {
                     }),
                 }
             }
-            Arrival::Refuse { why } => {
-                let refusal = self.inner.machine.borrow().refuse_elicitation(&id, &why);
-                if let Ok(request) = refusal {
-                    self.reply(request, false);
-                }
-                (self.inner.sink)(ClientEvent::CardsRefused);
-            }
-            Arrival::Duplicate => (self.inner.sink)(ClientEvent::Notice(format!(
-                "The server asked again under the id {} while its earlier request with \
-                 that id is still waiting; the second request was ignored.",
-                quote(&key)
-            ))),
+            Arrival::Refuse { why } => self.refuse_arrival(&id, &why),
+            Arrival::Duplicate => self.say_duplicate(&key),
         }
+    }
+
+    /// Counts `route` among the cards of `run` (what Stop and a restart retire), up to
+    /// [`MAX_PENDING_CARDS`].
+    fn note_run_card(&self, run: RunId, route: &String) {
+        let mut runs = self.inner.run_cards.borrow_mut();
+        let shown = runs.entry(run).or_default();
+        if !shown.contains(route) && shown.len() < MAX_PENDING_CARDS {
+            shown.push(route.clone());
+        }
+    }
+
+    /// A question the book refuses (no room): the server reads why, the person sees that
+    /// cards were refused.
+    fn refuse_arrival(&self, id: &RequestId, why: &str) {
+        let refusal = self.inner.machine.borrow().refuse_elicitation(id, why);
+        if let Ok(request) = refusal {
+            self.reply(request, false);
+        }
+        (self.inner.sink)(ClientEvent::CardsRefused);
+    }
+
+    /// A question under the id of one still waiting: ignored, and said.
+    fn say_duplicate(&self, key: &str) {
+        (self.inner.sink)(ClientEvent::Notice(format!(
+            "The server asked again under the id {} while its earlier request with \
+             that id is still waiting; the second request was ignored.",
+            quote(key)
+        )));
     }
 
     /// A server `elicitation/create` asked as a task: the task is made and its
@@ -917,20 +932,8 @@ impl LegacySession {
         let (route, replay) = match arrival {
             Arrival::Show { route } => (route, None),
             Arrival::Replay { route, answer } => (route, Some(answer)),
-            Arrival::Refuse { why } => {
-                let refusal = self.inner.machine.borrow().refuse_elicitation(&id, &why);
-                if let Ok(request) = refusal {
-                    self.reply(request, false);
-                }
-                return (self.inner.sink)(ClientEvent::CardsRefused);
-            }
-            Arrival::Duplicate => {
-                return (self.inner.sink)(ClientEvent::Notice(format!(
-                    "The server asked again under the id {} while its earlier request with \
-                     that id is still waiting; the second request was ignored.",
-                    quote(&key)
-                )))
-            }
+            Arrival::Refuse { why } => return self.refuse_arrival(&id, &why),
+            Arrival::Duplicate => return self.say_duplicate(&key),
         };
         let created =
             self.inner
@@ -957,11 +960,7 @@ impl LegacySession {
             return;
         }
         if let Some(run) = run {
-            let mut runs = self.inner.run_cards.borrow_mut();
-            let shown = runs.entry(run).or_default();
-            if !shown.contains(&route) && shown.len() < MAX_PENDING_CARDS {
-                shown.push(route.clone());
-            }
+            self.note_run_card(run, &route);
         }
         self.watch_task_expiry();
         match replay {
