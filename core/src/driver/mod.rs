@@ -17,6 +17,8 @@
 //! - [`tasks`]: elicitation as a task (2025-11-25): the tasks this client keeps for the
 //!   server, answered to `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`.
 //! - [`tool_tasks`]: tools called as tasks (2025-11-25): when, and following the task.
+//! - [`task_ext`]: tools called as tasks (2026-07-28, the Tasks extension): following the
+//!   task, its `inputRequests` answered by `tasks/update`.
 //! - [`headers`]: `Mcp-Name` / `Mcp-Param-*` header values, encoded like the SDK.
 
 pub mod era;
@@ -26,6 +28,7 @@ pub mod http;
 pub mod legacy;
 pub mod modern;
 pub mod progress;
+pub mod task_ext;
 pub mod tasks;
 pub mod tool_tasks;
 

@@ -224,6 +224,13 @@ pub enum ModernStep {
         mismatch: DriverError,
     },
     Failed(DriverError),
+    /// The server runs the `tools/call` as a task (the Tasks extension,
+    /// [`super::task_ext`]): feed `created` (the `CreateTaskResult`) to the task's
+    /// [`on_task`](super::task_ext::ExtTask::on_task) for its first step.
+    Task {
+        task: Box<super::task_ext::ExtTask>,
+        created: Value,
+    },
     /// Not an answer to our request (e.g. a progress or log notification).
     Ignored,
 }
@@ -582,6 +589,7 @@ impl ModernCall {
                 });
             }
             ModernResult::InputRequired(ir) => ir,
+            ModernResult::Task(raw) => return self.on_task_created(&raw),
         };
         self.rounds = self.rounds.saturating_add(1);
         if self.rounds > self.config.max_rounds {
@@ -673,6 +681,32 @@ impl ModernCall {
     }
 }
 
+impl ModernCall {
+    /// A `CreateTaskResult`: taken only for a `tools/call` made with the Tasks extension
+    /// declared (anything else is an invalid answer, as the extension says).
+    fn on_task_created(&mut self, raw: &RawValue) -> ModernStep {
+        if !self.config.capabilities.tasks_extension() || !matches!(self.call, Call::Tool { .. }) {
+            return self.fail(DriverError::BadResult(WireError::new(
+                "the server answered with a task, which this request cannot be",
+            )));
+        }
+        let created: Value = match serde_json::from_str(raw.get()) {
+            Ok(v) => v,
+            Err(e) => return self.fail(DriverError::BadResult(WireError::new(e.to_string()))),
+        };
+        match super::task_ext::ExtTask::new(&created, &self.config) {
+            Ok(task) => {
+                self.phase = Phase::Done;
+                ModernStep::Task {
+                    task: Box::new(task),
+                    created,
+                }
+            }
+            Err(why) => self.fail(DriverError::BadResult(WireError::new(why))),
+        }
+    }
+}
+
 #[derive(serde::Deserialize)]
 struct MetaOnly {
     #[serde(rename = "_meta")]
@@ -700,6 +734,8 @@ pub fn simple_request(
     let name_key = match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
+        // The Tasks extension: `Mcp-Name` is the task's id.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
         _ => None,
     };
     if let Some(name) = name_key.and_then(|k| params?.get(k)?.as_str()) {

@@ -103,11 +103,14 @@ impl ToolTask {
     /// `CreateTaskResult` (the server ran the call at once: that is its result), else the
     /// task, or why its `task` cannot be followed.
     pub fn from_call_result(result: &Value) -> Option<Result<Self, String>> {
-        let task = result.get("task")?;
+        Some(Self::from_task(result.get("task")?))
+    }
+
+    /// The task a server made, from its `Task` (2025-11-25: the `CreateTaskResult`'s
+    /// `task`; 2026-07-28: the `CreateTaskResult` itself), or why it cannot be followed.
+    pub fn from_task(task: &Value) -> Result<Self, String> {
         let Some(Value::String(task_id)) = task.get("taskId") else {
-            return Some(Err(
-                "The server answered the call with a task without a taskId.".into(),
-            ));
+            return Err("The server answered the call with a task without a taskId.".into());
         };
         let mut made = ToolTask {
             task_id: task_id.clone(),
@@ -115,7 +118,7 @@ impl ToolTask {
             message: None,
             poll_ms: DEFAULT_POLL_INTERVAL_MS,
         };
-        Some(made.on_task(task).map(|_| made))
+        made.on_task(task).map(|_| made)
     }
 
     pub fn task_id(&self) -> &str {
@@ -182,7 +185,11 @@ impl ToolTask {
             return Ok(self.next());
         }
         self.status = status;
-        if let Some(ms) = task.get("pollInterval").and_then(Value::as_f64) {
+        // `pollInterval` (2025-11-25) or `pollIntervalMs` (the 2026-07-28 Tasks extension).
+        let interval = task
+            .get("pollInterval")
+            .or_else(|| task.get("pollIntervalMs"));
+        if let Some(ms) = interval.and_then(Value::as_f64) {
             let ms = if ms.is_finite() && ms > 0.0 {
                 ms as u64
             } else {
@@ -213,7 +220,7 @@ impl ToolTask {
 }
 
 /// `text` trimmed and cut to [`MAX_STATUS_MESSAGE_CHARS`] characters (then ending `…`).
-fn cut(text: &str) -> String {
+pub(crate) fn cut(text: &str) -> String {
     let text = text.trim();
     match text.char_indices().nth(MAX_STATUS_MESSAGE_CHARS) {
         None => text.to_owned(),

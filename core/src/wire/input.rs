@@ -155,6 +155,9 @@ pub enum ModernResult {
     /// `resultType` `complete` or absent (older servers): the raw result.
     Complete(Box<RawValue>),
     InputRequired(InputRequiredResult),
+    /// `resultType` `task`: a `CreateTaskResult` of the Tasks extension
+    /// ([`crate::driver::task_ext`]), raw.
+    Task(Box<RawValue>),
 }
 
 #[derive(Deserialize)]
@@ -182,6 +185,7 @@ impl ModernResult {
                 Ok(ModernResult::InputRequired(r))
             }
             None | Some(RESULT_TYPE_COMPLETE) => Ok(ModernResult::Complete(raw)),
+            Some(crate::driver::task_ext::RESULT_TYPE_TASK) => Ok(ModernResult::Task(raw)),
             Some(other) => Err(super::WireError::new(format!(
                 "the server answered with result type {}, which this client does not know",
                 super::jsonrpc::quote(other)

@@ -90,6 +90,10 @@ pub struct ClientCapabilities {
     /// as tasks ([`ClientCapabilities::with_elicitation_tasks`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks: Option<Value>,
+    /// 2026-07-28 extensions this client takes part in
+    /// ([`ClientCapabilities::with_tasks_extension`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Value>,
 }
 
 impl ClientCapabilities {
@@ -103,6 +107,7 @@ impl ClientCapabilities {
             roots: Some(RootsCapability::default()),
             sampling: sampling.then(Map::new),
             tasks: None,
+            extensions: None,
         }
     }
 
@@ -115,6 +120,22 @@ impl ClientCapabilities {
             "requests": { "elicitation": { "create": {} } }
         }));
         self
+    }
+
+    /// These capabilities, declaring the Tasks extension (2026-07-28,
+    /// `io.modelcontextprotocol/tasks`, [`crate::driver::task_ext`]): the server may answer a
+    /// `tools/call` with a task.
+    pub fn with_tasks_extension(mut self) -> Self {
+        self.extensions = Some(serde_json::json!({ crate::driver::task_ext::EXTENSION: {} }));
+        self
+    }
+
+    /// Whether the Tasks extension is declared.
+    pub fn tasks_extension(&self) -> bool {
+        self.extensions
+            .as_ref()
+            .and_then(|e| e.get(crate::driver::task_ext::EXTENSION))
+            .is_some()
     }
 
     /// Whether elicitation as a task is declared.
@@ -135,6 +156,7 @@ impl ClientCapabilities {
             roots: None,
             sampling: None,
             tasks: None,
+            extensions: None,
         }
     }
 }

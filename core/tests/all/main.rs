@@ -20,6 +20,7 @@ mod driver_headers_sdk;
 mod driver_legacy;
 mod driver_modern;
 mod driver_progress;
+mod driver_task_ext;
 mod driver_tasks;
 mod driver_tool_tasks;
 mod hostile_wasm;

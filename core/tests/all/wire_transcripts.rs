@@ -296,6 +296,7 @@ fn run_modern(name: &str) -> Outcome {
                 assert_eq!(elicitations.len(), responses.len(), "{name}: keys differ");
             }
             ModernStep::ReadyToReplay | ModernStep::RetryAfter { .. } => {}
+            ModernStep::Task { .. } => panic!("{name}: a task, undeclared"),
             ModernStep::RefreshToolSchema { mismatch, .. } => {
                 panic!("{name}: unexpected header mismatch: {mismatch}")
             }

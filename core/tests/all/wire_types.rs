@@ -110,11 +110,17 @@ fn result_type_absent_means_complete_and_unknown_is_refused() {
         ModernResult::classify(raw).unwrap(),
         ModernResult::Complete(_)
     ));
+    // "task" is the Tasks extension's (the driver takes it only where it declared it).
     let raw = serde_json::value::RawValue::from_string(r#"{"resultType":"task"}"#.into()).unwrap();
+    assert!(matches!(
+        ModernResult::classify(raw).unwrap(),
+        ModernResult::Task(_)
+    ));
+    let raw = serde_json::value::RawValue::from_string(r#"{"resultType":"job"}"#.into()).unwrap();
     assert!(ModernResult::classify(raw)
         .unwrap_err()
         .message
-        .contains("\"task\""));
+        .contains("\"job\""));
     let raw = serde_json::value::RawValue::from_string(r#"{"resultType":"input_required"}"#.into())
         .unwrap();
     assert!(ModernResult::classify(raw)
