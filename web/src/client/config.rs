@@ -60,7 +60,8 @@ pub struct ClientConfig {
     /// How requests reach the endpoint: the host's `fetch` and headers, the sign-in.
     pub http: HttpOptions,
     /// Whether a tool whose `execution.taskSupport` is `optional` is called as a task
-    /// (2025-11-25; `required` ones always are, when the server runs tasks).
+    /// (2025-11-25; `required` ones always are, when the server runs tasks). 2026-07-28:
+    /// `never` leaves the Tasks extension undeclared (the server then runs no call as a task).
     pub tasks: TaskMode,
 }
 
@@ -89,10 +90,16 @@ impl ClientConfig {
 
     /// The core's configuration of every modern call of this connection.
     pub(super) fn modern(&self) -> ModernConfig {
+        // The Tasks extension (2026-07-28): the server may run a tools/call as a task. The
+        // server alone decides, so a host that never wants tasks does not declare it.
+        let capabilities = match self.tasks {
+            TaskMode::Never => self.capabilities(),
+            TaskMode::Auto | TaskMode::Always => self.capabilities().with_tasks_extension(),
+        };
         ModernConfig {
             roots: self.roots.clone(),
             max_rounds: self.max_rounds,
-            capabilities: self.capabilities(),
+            capabilities,
             ..ModernConfig::default()
         }
     }

@@ -41,6 +41,7 @@ use mcp_elicit::driver::modern::{
     simple_answer, simple_request, ModernCall, ModernConfig, ModernStep, PendingElicitation,
     PendingSampling,
 };
+use mcp_elicit::driver::task_ext::{methods as task_methods, ExtTask, TaskStep};
 use mcp_elicit::driver::{http::failure_from_http, DriverError};
 use mcp_elicit::wire::{Call, ElicitResult, ListToolsResult, RequestId, Tool};
 use serde_json::value::RawValue;
@@ -52,6 +53,7 @@ use super::endpoint::Endpoint;
 use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
 use super::exchange::{self, Messages};
 use super::route;
+use super::task_texts;
 use super::watch::CallWatch;
 use crate::transport::{sleep, TransportError};
 
@@ -261,6 +263,13 @@ impl ModernSession {
                     }
                     return Ok(result);
                 }
+                Next::Task(mut task, created) => {
+                    let outcome = self.follow_task(number, &mut task, &created).await;
+                    if outcome.is_err() {
+                        self.cancel_task(task.task());
+                    }
+                    return outcome;
+                }
                 Next::Ask(elicitations, withdrawn) => (elicitations, withdrawn),
             };
             // Cards of an earlier round whose key this round no longer carries (a URL card
@@ -344,6 +353,7 @@ impl ModernSession {
                 // `exchange` mends these; one reaching here is the mismatch it could not.
                 ModernStep::RefreshToolSchema { mismatch, .. } => return Err(mismatch.into()),
                 ModernStep::Ignored => return Err(DriverError::NoResponse.into()),
+                ModernStep::Task { task, created } => return Ok(Next::Task(task, created)),
                 ModernStep::InputNeeded {
                     elicitations,
                     sampling,
@@ -402,6 +412,202 @@ impl ModernSession {
             all_answered = call.answer_sampling(&key, result)?;
         }
         Ok(all_answered)
+    }
+
+    /// Follows the task the server made of call `number` (the Tasks extension, the core's
+    /// [`ExtTask`]): `tasks/get` at the server's interval within the core's bounds, its
+    /// questions on their own cards (sampling to the host's handler) answered by
+    /// `tasks/update`, to its result; `failed` and `cancelled` in words.
+    async fn follow_task(
+        &self,
+        number: u64,
+        task: &mut ExtTask,
+        created: &Value,
+    ) -> Result<Box<RawValue>, ClientError> {
+        let watch = self.watches.borrow().get(&number).cloned();
+        let mut step = task.on_task(created).map_err(ClientError::Refused)?;
+        let mut shown: Vec<String> = Vec::new();
+        let outcome = loop {
+            if let Some(watch) = &watch {
+                watch.set_task(task.task());
+            }
+            if watch.as_ref().is_some_and(CallWatch::is_stopped) {
+                break Err(ClientError::Refused(task_texts::TASK_STOPPED.into()));
+            }
+            if self.closed.get() {
+                break Err(ClientError::NotConnected);
+            }
+            let next = match step {
+                TaskStep::Poll { after_ms } => {
+                    sleep(u32::try_from(after_ms).unwrap_or(u32::MAX)).await;
+                    self.poll_task(task).await
+                }
+                TaskStep::Ask {
+                    elicitations,
+                    sampling,
+                } => {
+                    self.ask_task(number, task, elicitations, sampling, &mut shown)
+                        .await
+                }
+                TaskStep::Update => self.update_task(task).await,
+                TaskStep::Completed(result) => {
+                    break serde_json::value::to_raw_value(&result).map_err(|e| {
+                        ClientError::Refused(task_texts::task_unreadable(&e.to_string()))
+                    })
+                }
+                TaskStep::Failed(err) => break Err(err.into()),
+                TaskStep::Cancelled => {
+                    break Err(ClientError::Refused(task_texts::task_cancelled(
+                        task.task().message(),
+                    )))
+                }
+            };
+            step = match next {
+                Ok(step) => step,
+                Err(err) => break Err(err),
+            };
+        };
+        for id in shown {
+            (self.sink)(ClientEvent::CallEnded { id });
+        }
+        outcome
+    }
+
+    /// `tasks/get`, and the task's next step.
+    async fn poll_task(&self, task: &mut ExtTask) -> Result<TaskStep, ClientError> {
+        let got = self.simple(task_methods::GET, task.id_params()).await?;
+        let got: Value = serde_json::from_str(got.get())
+            .map_err(|e| ClientError::Refused(task_texts::task_unreadable(&e.to_string())))?;
+        task.on_task(&got).map_err(ClientError::Refused)
+    }
+
+    /// `tasks/update` with the round's answers, then a poll after the task's interval.
+    async fn update_task(&self, task: &mut ExtTask) -> Result<TaskStep, ClientError> {
+        if let Some(params) = task.update_params() {
+            self.simple(task_methods::UPDATE, params).await?;
+        }
+        Ok(TaskStep::Poll {
+            after_ms: task.task().poll_ms(),
+        })
+    }
+
+    /// A task's round: the host answers its sampling, the person its elicitations on their
+    /// cards; the answers go by `tasks/update`. An update that did not get through keeps the
+    /// cards and their answers for Submit to send again; the server's refusal ends the call.
+    async fn ask_task(
+        &self,
+        number: u64,
+        task: &mut ExtTask,
+        elicitations: Vec<PendingElicitation>,
+        sampling: Vec<PendingSampling>,
+        shown: &mut Vec<String>,
+    ) -> Result<TaskStep, ClientError> {
+        for PendingSampling { key, params } in sampling {
+            let Some(handler) = &self.sampling else {
+                return Err(DriverError::SamplingRefused { key }.into());
+            };
+            let result = handler
+                .sample(params)
+                .await
+                .map_err(ClientError::Sampling)?;
+            task.answer_sampling(&key, result)?;
+        }
+        if elicitations.is_empty() {
+            return self.update_task(task).await;
+        }
+        let keys: Vec<String> = elicitations.iter().map(|e| e.key.clone()).collect();
+        let (submit, mut submitted) = mpsc::unbounded();
+        self.rounds.borrow_mut().insert(
+            number,
+            PendingRound {
+                expected: keys.clone(),
+                answers: IndexMap::new(),
+                submit,
+            },
+        );
+        for pending in elicitations {
+            let id = route::call_card(number, &pending.key);
+            if !shown.contains(&id) && shown.len() < MAX_PENDING_CARDS {
+                shown.push(id.clone());
+            }
+            (self.sink)(ClientEvent::Elicit {
+                id,
+                key: pending.key,
+                params: pending.params,
+            });
+        }
+        self.set_asking(number, true);
+        let outcome = loop {
+            let Some(Submit { answers, done }) = submitted.next().await else {
+                break Err(ClientError::NotConnected);
+            };
+            let mut attempt = task.clone();
+            let recorded: Result<(), DriverError> = answers
+                .into_iter()
+                .try_for_each(|(key, answer)| attempt.answer(&key, answer).map(|_| ()));
+            let sent = match recorded {
+                Ok(()) => self.update_task(&mut attempt).await,
+                Err(err) => Err(err.into()),
+            };
+            match sent {
+                // The round stays, with its answers, for Submit to send again.
+                Err(err) if err.is_resendable() && !self.closed.get() => {
+                    let _ = done.send(Err(err));
+                }
+                Err(err) => {
+                    let _ = done.send(Err(err.clone()));
+                    break Err(err);
+                }
+                Ok(step) => {
+                    *task = attempt;
+                    let _ = done.send(Ok(()));
+                    break Ok(step);
+                }
+            }
+        };
+        self.set_asking(number, false);
+        self.rounds.borrow_mut().remove(&number);
+        match &outcome {
+            Ok(_) => {
+                for key in keys {
+                    (self.sink)(ClientEvent::Answered {
+                        id: route::call_card(number, &key),
+                    });
+                }
+            }
+            Err(err) if !self.closed.get() => {
+                let reason = format!("the call failed: {err}");
+                for key in &keys {
+                    (self.sink)(ClientEvent::Retired {
+                        id: route::call_card(number, key),
+                        reason: reason.clone(),
+                    });
+                }
+            }
+            Err(_) => {}
+        }
+        outcome
+    }
+
+    /// `tasks/cancel` for a task still running, sent without waiting (its delivery is not
+    /// checked: the server may learn nothing, and the task runs out by its `ttlMs`).
+    fn cancel_task(&self, task: &mcp_elicit::driver::tool_tasks::ToolTask) {
+        if task.status().is_terminal() {
+            return;
+        }
+        let id = self.fresh_id();
+        let Ok(request) = simple_request(
+            &self.config,
+            &id,
+            task_methods::CANCEL,
+            Some(&task.id_params()),
+        ) else {
+            return;
+        };
+        let endpoint = self.endpoint.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = exchange::send(&endpoint, &request, None).await;
+        });
     }
 
     /// Waits for the user's answers to the round, records them in a copy of the machine,
@@ -547,6 +753,11 @@ impl ModernSession {
     /// (no `notifications/cancelled` is sent). Its cards are retired with `reason`.
     pub fn stop(&self, watch: &CallWatch, reason: &str) {
         watch.set_stopped();
+        // A call the server runs as a task: tasks/cancel (the extension's MUST: never
+        // notifications/cancelled for a task).
+        if let Some(task) = watch.task() {
+            self.cancel_task(&task);
+        }
         let Some(number) = watch.modern_call() else {
             return;
         };
@@ -624,6 +835,9 @@ enum Next {
     Done(Box<RawValue>),
     /// The round's elicitations, and the keys of earlier rounds it withdrew.
     Ask(Vec<PendingElicitation>, Vec<String>),
+    /// The server runs the call as a task (the Tasks extension): the task, and the
+    /// `CreateTaskResult` that made it.
+    Task(Box<ExtTask>, Value),
 }
 
 /// One exchange's abort handle and its bounds on the server's silence ([`Limits`]).
