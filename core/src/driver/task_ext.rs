@@ -34,6 +34,7 @@
 //! given up in words (the caller then sends `tasks/cancel`). `notifications/tasks` needs a
 //! `subscriptions/listen` stream this client does not open: the task is polled.
 
+use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use super::modern::{
@@ -167,9 +168,10 @@ impl ExtTask {
             return self
                 .give_up("the server's task needs input but sent no inputRequests object".into());
         };
-        let fresh: Vec<(&String, &Value)> = requests
+        let fresh: Map<String, Value> = requests
             .iter()
             .filter(|(key, _)| !self.answered.contains(key))
+            .map(|(key, request)| (key.clone(), request.clone()))
             .collect();
         if fresh.is_empty() {
             // Only requests already answered: the update has not landed yet.
@@ -188,21 +190,21 @@ impl ExtTask {
                 max_rounds: self.max_rounds,
             });
         }
+        // Read as an InputRequiredResult's inputRequests are (one reader in the wasm).
+        let text = Value::Object(fresh).to_string();
+        let fresh: IndexMap<String, InputRequest> = match serde_json::from_str(&text) {
+            Ok(fresh) => fresh,
+            Err(e) => {
+                return self.give_up(format!(
+                    "the server's task inputRequests are not requests this client can read: {e}"
+                ))
+            }
+        };
         let mut asked = Vec::new();
         let mut elicitations = Vec::new();
         let mut sampling = Vec::new();
         let mut responses = InputResponses::new();
         for (key, request) in fresh {
-            let key = key.clone();
-            let request = match serde_json::from_value::<InputRequest>(request.clone()) {
-                Ok(request) => request,
-                Err(e) => {
-                    return self.give_up(format!(
-                        "the server's task input {} is not a request this client can read: {e}",
-                        quote(&key)
-                    ))
-                }
-            };
             match request {
                 InputRequest::Elicit(params) => {
                     asked.push(key.clone());
@@ -283,7 +285,9 @@ impl ExtTask {
         if !self.waiting.is_empty() || self.responses.is_empty() {
             return None;
         }
-        let responses = serde_json::to_value(std::mem::take(&mut self.responses)).ok()?;
+        // Written as a replay's inputResponses are, then read back (one writer in the wasm).
+        let text = serde_json::to_string(&std::mem::take(&mut self.responses)).ok()?;
+        let responses: Value = serde_json::from_str(&text).ok()?;
         self.elicitations.clear();
         let mut params = self.task.id_params();
         params.insert("inputResponses".into(), responses);
@@ -296,7 +300,7 @@ impl ExtTask {
 fn failure(body: &Value) -> DriverError {
     match body
         .get("error")
-        .and_then(|e| serde_json::from_value::<ErrorObject>(e.clone()).ok())
+        .and_then(|e| serde_json::from_str::<ErrorObject>(&e.to_string()).ok())
     {
         Some(error) => DriverError::from_rpc(error),
         None => DriverError::BadResult(WireError::new(
