@@ -417,7 +417,10 @@ impl ModernSession {
     /// Follows the task the server made of call `number` (the Tasks extension, the core's
     /// [`ExtTask`]): `tasks/get` at the server's interval within the core's bounds, its
     /// questions on their own cards (sampling to the host's handler) answered by
-    /// `tasks/update`, to its result; `failed` and `cancelled` in words.
+    /// `tasks/update`, to its result; `failed` and `cancelled` in words. A round's answers
+    /// follow the resend rule of a call's round (the module docs): an update that did not
+    /// get through keeps the cards and their answers for Submit to send again. One request
+    /// site and one loop: the wasm carries this once.
     async fn follow_task(
         &self,
         number: u64,
@@ -426,6 +429,8 @@ impl ModernSession {
     ) -> Result<Box<RawValue>, ClientError> {
         let watch = self.watches.borrow().get(&number).cloned();
         let mut step = task.on_task(created).map_err(ClientError::Refused)?;
+        // The round shown to the person: its keys, and where their answers come in.
+        let mut round: Option<(Vec<String>, mpsc::UnboundedReceiver<Submit>)> = None;
         let mut shown: Vec<String> = Vec::new();
         let outcome = loop {
             if let Some(watch) = &watch {
@@ -437,71 +442,130 @@ impl ModernSession {
             if self.closed.get() {
                 break Err(ClientError::NotConnected);
             }
-            let next = match step {
-                TaskStep::Poll { after_ms } => {
-                    sleep(u32::try_from(after_ms).unwrap_or(u32::MAX)).await;
-                    self.poll_task(task).await
+            let poll = TaskStep::Poll {
+                after_ms: task.task().poll_ms(),
+            };
+            // The request to send, and (for a round's answers) where to report and the task
+            // with them recorded.
+            let mut answering = None;
+            let params = if let Some((_, submitted)) = &mut round {
+                let Some(Submit { answers, done }) = submitted.next().await else {
+                    break Err(ClientError::NotConnected);
+                };
+                let mut attempt = task.clone();
+                let recorded: Result<(), DriverError> = answers
+                    .into_iter()
+                    .try_for_each(|(key, answer)| attempt.answer(&key, answer).map(|_| ()));
+                match (recorded, attempt.update_params()) {
+                    (Ok(()), Some(params)) => {
+                        answering = Some((done, attempt));
+                        params
+                    }
+                    (Err(err), _) => {
+                        let err = ClientError::from(err);
+                        let _ = done.send(Err(err.clone()));
+                        break Err(err);
+                    }
+                    (Ok(()), None) => {
+                        let err = ClientError::from(DriverError::Usage(
+                            "a task's round was submitted unanswered".into(),
+                        ));
+                        let _ = done.send(Err(err.clone()));
+                        break Err(err);
+                    }
                 }
-                TaskStep::Ask {
-                    elicitations,
-                    sampling,
-                } => {
-                    self.ask_task(number, task, elicitations, sampling, &mut shown)
-                        .await
-                }
-                TaskStep::Update => self.update_task(task).await,
-                TaskStep::Completed(result) => {
-                    break serde_json::value::to_raw_value(&result).map_err(|e| {
-                        ClientError::Refused(task_texts::task_unreadable(&e.to_string()))
-                    })
-                }
-                TaskStep::Failed(err) => break Err(err.into()),
-                TaskStep::Cancelled => {
-                    break Err(ClientError::Refused(task_texts::task_cancelled(
-                        task.task().message(),
-                    )))
+            } else {
+                match std::mem::replace(&mut step, poll) {
+                    TaskStep::Poll { after_ms } => {
+                        sleep(u32::try_from(after_ms).unwrap_or(u32::MAX)).await;
+                        task.id_params()
+                    }
+                    TaskStep::Update => match task.update_params() {
+                        Some(params) => params,
+                        None => continue,
+                    },
+                    TaskStep::Ask {
+                        elicitations,
+                        sampling,
+                    } => {
+                        if let Err(err) = self.sample_for_task(task, sampling).await {
+                            break Err(err);
+                        }
+                        if elicitations.is_empty() {
+                            step = TaskStep::Update;
+                        } else {
+                            round = Some(self.show_task_round(number, elicitations, &mut shown));
+                        }
+                        continue;
+                    }
+                    TaskStep::Completed(result) => {
+                        break RawValue::from_string(result.to_string()).map_err(|e| {
+                            ClientError::Refused(task_texts::task_unreadable(&e.to_string()))
+                        })
+                    }
+                    TaskStep::Failed(err) => break Err(err.into()),
+                    TaskStep::Cancelled => {
+                        break Err(ClientError::Refused(task_texts::task_cancelled(
+                            task.task().message(),
+                        )))
+                    }
                 }
             };
-            step = match next {
-                Ok(step) => step,
-                Err(err) => break Err(err),
+            let method = if params.contains_key("inputResponses") {
+                task_methods::UPDATE
+            } else {
+                task_methods::GET
             };
+            let sent = self.simple(method, params).boxed_local().await;
+            match (sent, answering) {
+                (Ok(_), Some((done, attempt))) => {
+                    *task = attempt;
+                    let _ = done.send(Ok(()));
+                    if let Some((keys, _)) = round.take() {
+                        self.end_task_round(number, &keys, None);
+                    }
+                }
+                // The round stays, with its answers, for Submit to send again.
+                (Err(err), Some((done, _))) if err.is_resendable() && !self.closed.get() => {
+                    let _ = done.send(Err(err));
+                }
+                (Err(err), Some((done, _))) => {
+                    let _ = done.send(Err(err.clone()));
+                    break Err(err);
+                }
+                (Err(err), None) => break Err(err),
+                // An update's ack: the next poll tells what came of it.
+                (Ok(_), None) if method == task_methods::UPDATE => {}
+                (Ok(got), None) => {
+                    let read = serde_json::from_str::<Value>(got.get())
+                        .map_err(|e| task_texts::task_unreadable(&e.to_string()))
+                        .and_then(|got| task.on_task(&got));
+                    match read {
+                        Ok(next) => step = next,
+                        Err(why) => break Err(ClientError::Refused(why)),
+                    }
+                }
+            }
         };
+        if let Some((keys, _)) = round {
+            let reason = outcome
+                .as_ref()
+                .err()
+                .map(|e| format!("the call failed: {e}"));
+            self.end_task_round(number, &keys, reason.as_deref().or(Some("")));
+        }
         for id in shown {
             (self.sink)(ClientEvent::CallEnded { id });
         }
         outcome
     }
 
-    /// `tasks/get`, and the task's next step.
-    async fn poll_task(&self, task: &mut ExtTask) -> Result<TaskStep, ClientError> {
-        let got = self.simple(task_methods::GET, task.id_params()).await?;
-        let got: Value = serde_json::from_str(got.get())
-            .map_err(|e| ClientError::Refused(task_texts::task_unreadable(&e.to_string())))?;
-        task.on_task(&got).map_err(ClientError::Refused)
-    }
-
-    /// `tasks/update` with the round's answers, then a poll after the task's interval.
-    async fn update_task(&self, task: &mut ExtTask) -> Result<TaskStep, ClientError> {
-        if let Some(params) = task.update_params() {
-            self.simple(task_methods::UPDATE, params).await?;
-        }
-        Ok(TaskStep::Poll {
-            after_ms: task.task().poll_ms(),
-        })
-    }
-
-    /// A task's round: the host answers its sampling, the person its elicitations on their
-    /// cards; the answers go by `tasks/update`. An update that did not get through keeps the
-    /// cards and their answers for Submit to send again; the server's refusal ends the call.
-    async fn ask_task(
+    /// The host's answers to a task round's sampling requests.
+    async fn sample_for_task(
         &self,
-        number: u64,
         task: &mut ExtTask,
-        elicitations: Vec<PendingElicitation>,
         sampling: Vec<PendingSampling>,
-        shown: &mut Vec<String>,
-    ) -> Result<TaskStep, ClientError> {
+    ) -> Result<(), ClientError> {
         for PendingSampling { key, params } in sampling {
             let Some(handler) = &self.sampling else {
                 return Err(DriverError::SamplingRefused { key }.into());
@@ -512,11 +576,19 @@ impl ModernSession {
                 .map_err(ClientError::Sampling)?;
             task.answer_sampling(&key, result)?;
         }
-        if elicitations.is_empty() {
-            return self.update_task(task).await;
-        }
+        Ok(())
+    }
+
+    /// Shows a task round's elicitations on their cards, routed like a call's round (so
+    /// [`answer`](Self::answer) takes them): their keys, and where the answers come in.
+    fn show_task_round(
+        &self,
+        number: u64,
+        elicitations: Vec<PendingElicitation>,
+        shown: &mut Vec<String>,
+    ) -> (Vec<String>, mpsc::UnboundedReceiver<Submit>) {
         let keys: Vec<String> = elicitations.iter().map(|e| e.key.clone()).collect();
-        let (submit, mut submitted) = mpsc::unbounded();
+        let (submit, submitted) = mpsc::unbounded();
         self.rounds.borrow_mut().insert(
             number,
             PendingRound {
@@ -537,56 +609,25 @@ impl ModernSession {
             });
         }
         self.set_asking(number, true);
-        let outcome = loop {
-            let Some(Submit { answers, done }) = submitted.next().await else {
-                break Err(ClientError::NotConnected);
-            };
-            let mut attempt = task.clone();
-            let recorded: Result<(), DriverError> = answers
-                .into_iter()
-                .try_for_each(|(key, answer)| attempt.answer(&key, answer).map(|_| ()));
-            let sent = match recorded {
-                Ok(()) => self.update_task(&mut attempt).await,
-                Err(err) => Err(err.into()),
-            };
-            match sent {
-                // The round stays, with its answers, for Submit to send again.
-                Err(err) if err.is_resendable() && !self.closed.get() => {
-                    let _ = done.send(Err(err));
-                }
-                Err(err) => {
-                    let _ = done.send(Err(err.clone()));
-                    break Err(err);
-                }
-                Ok(step) => {
-                    *task = attempt;
-                    let _ = done.send(Ok(()));
-                    break Ok(step);
-                }
-            }
-        };
+        (keys, submitted)
+    }
+
+    /// A task round is over: its cards were answered (`retired` is `None`), or are retired
+    /// with the reason (empty: the connection was abandoned; nothing is shown).
+    fn end_task_round(&self, number: u64, keys: &[String], retired: Option<&str>) {
         self.set_asking(number, false);
         self.rounds.borrow_mut().remove(&number);
-        match &outcome {
-            Ok(_) => {
-                for key in keys {
-                    (self.sink)(ClientEvent::Answered {
-                        id: route::call_card(number, &key),
-                    });
-                }
-            }
-            Err(err) if !self.closed.get() => {
-                let reason = format!("the call failed: {err}");
-                for key in &keys {
-                    (self.sink)(ClientEvent::Retired {
-                        id: route::call_card(number, key),
-                        reason: reason.clone(),
-                    });
-                }
-            }
-            Err(_) => {}
+        for key in keys {
+            let id = route::call_card(number, key);
+            (self.sink)(match retired {
+                None => ClientEvent::Answered { id },
+                Some(_) if self.closed.get() => continue,
+                Some(reason) => ClientEvent::Retired {
+                    id,
+                    reason: reason.to_owned(),
+                },
+            });
         }
-        outcome
     }
 
     /// `tasks/cancel` for a task still running, sent without waiting (its delivery is not
