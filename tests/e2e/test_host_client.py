@@ -42,6 +42,7 @@ def open_host(
     max_rounds: int | None = None,
     connected: bool = True,
     policy: str | None = None,
+    tasks: str | None = None,
 ) -> None:
     """Opens `host.html` on `server` and waits for the connection (or its failure)."""
     query = [("server", server.url), ("protocol", protocol), *[("root", r) for r in roots]]
@@ -51,6 +52,8 @@ def open_host(
         query.append(("maxRounds", str(max_rounds)))
     if policy is not None:
         query.append(("policy", policy))
+    if tasks is not None:
+        query.append(("tasks", tasks))
     driver.get(f"{www.origin}/host.html?{urlencode(query)}")
     wait_text(driver, "[data-testid=connection-status]", f"connected · {protocol}" if connected else "not connected")
 

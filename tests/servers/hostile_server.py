@@ -826,6 +826,160 @@ def tool_task_status_on_get(c: Call) -> None:
     c.finish({"task": task_body(task_id, "working")})
 
 
+# --- the Tasks extension (2026-07-28) --------------------------------------------------------
+#
+# Written from the text of SEP-2663 ("Tasks Extension", Status: Final), file
+# seps/2663-tasks-extension.md of modelcontextprotocol/modelcontextprotocol at commit 9b44c6b4
+# (2026-07-22): no SDK ships its server side. With `--tasks`, `server/discover` declares
+# `extensions["io.modelcontextprotocol/tasks"]`, and the `ext_task_*` tools, called by a client
+# that declares the extension in the request's `_meta` client capabilities, answer with a
+# `CreateTaskResult` (`resultType: "task"`, flat: `taskId`, `status`, `createdAt`,
+# `lastUpdatedAt`, `ttlMs`, `pollIntervalMs`); one called without it gets -32021 naming the
+# extension. `tasks/get` returns the `DetailedTask` (`resultType: "complete"`; `inputRequests`
+# when `input_required`, `result` when `completed`, `error` when `failed`); `tasks/update` takes
+# `inputResponses` for outstanding keys (others ignored) and acks empty; `tasks/cancel` acks
+# empty and the task settles to `cancelled`. Unknown task: -32602. The trace logs
+# `tasks_update` (with the params' keys and the response keys) and `tasks_cancel`.
+
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+EXT_POLL_MS = 500
+"""The `pollIntervalMs` of every task here (the client's shortest wait)."""
+
+
+class ExtTask:
+    """One task of the extension; `worker` runs it in a thread."""
+
+    def __init__(self) -> None:
+        self.id = secrets.token_hex(16)
+        self.lock = threading.Lock()
+        self.status = "working"
+        self.message: str | None = None
+        self.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self.updated = self.created
+        self.input_requests: dict[str, Any] = {}
+        self.responses: dict[str, Any] = {}
+        self.result: dict[str, Any] | None = None
+        self.error: dict[str, Any] | None = None
+        self.cancel_asked = False
+
+    def set(self, status: str, message: str | None = None, **fields: Any) -> None:
+        with self.lock:
+            if self.status in ("completed", "failed", "cancelled"):
+                return
+            self.status = status
+            self.message = message
+            self.updated = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            self.input_requests = fields.get("input_requests") or {}
+            self.result = fields.get("result")
+            self.error = fields.get("error")
+
+    def body(self) -> dict[str, Any]:
+        with self.lock:
+            out: dict[str, Any] = {
+                "taskId": self.id, "status": self.status, "createdAt": self.created,
+                "lastUpdatedAt": self.updated, "ttlMs": 600_000, "pollIntervalMs": EXT_POLL_MS,
+            }
+            if self.message is not None:
+                out["statusMessage"] = self.message
+            if self.status == "input_required":
+                out["inputRequests"] = dict(self.input_requests)
+            if self.status == "completed":
+                out["result"] = self.result
+            if self.status == "failed":
+                out["error"] = self.error
+            return out
+
+    def wait(self, until: Callable[[], bool]) -> bool:
+        """Waits (bounded by `ANSWER_WAIT_S`) until `until()` or a cancel; False on cancel."""
+        deadline = time.monotonic() + ANSWER_WAIT_S
+        while time.monotonic() < deadline:
+            with self.lock:
+                if self.cancel_asked:
+                    break
+                if until():
+                    return True
+            time.sleep(0.05)
+        self.set("cancelled", "The client cancelled the task.")
+        return False
+
+
+EXT_TASKS: dict[str, ExtTask] = {}
+EXT_TASKS_LOCK = threading.Lock()
+EXT_TASK_WORK: dict[str, Callable[[ExtTask, dict[str, Any]], None]] = {}
+
+
+def declares_tasks(params: dict[str, Any]) -> bool:
+    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+    caps = meta.get(CLIENT_CAPABILITIES) if isinstance(meta.get(CLIENT_CAPABILITIES), dict) else {}
+    extensions = caps.get("extensions") if isinstance(caps.get("extensions"), dict) else {}
+    return TASKS_EXTENSION in extensions
+
+
+def ext_task_tool(fn: Callable[[ExtTask, dict[str, Any]], None]) -> Callable[[ExtTask, dict[str, Any]], None]:
+    """Registers `fn` as a tool the server runs as a task of the extension (modern only)."""
+    name = fn.__name__.removeprefix("work_")
+
+    def start(c: Call) -> None:
+        if c.era != MODERN or not declares_tasks(c.params):
+            c.h.reply_json({"jsonrpc": "2.0", "id": c.rid, "error": {
+                "code": -32021, "message": "Missing required client capability",
+                "data": {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}},
+            }})
+            raise Done
+        task = ExtTask()
+        with EXT_TASKS_LOCK:
+            EXT_TASKS[task.id] = task
+        # Created before it is answered: a tasks/get for it resolves at once (the SEP's MUST).
+        threading.Thread(target=fn, args=(task, c.args), daemon=True).start()
+        c.finish({**task.body(), "resultType": "task"})
+
+    start.__name__ = f"tool_{name}"
+    start.__doc__ = fn.__doc__
+    tool()(start)
+    return fn
+
+
+@ext_task_tool
+def work_ext_task_ask(task: ExtTask, args: dict[str, Any]) -> None:
+    """A task of the extension (2026-07-28, `--tasks`) that asks `What is your name?` (key
+    `name`, a required string) by `input_required`, then answers `hello {name}` (or
+    `ext_task_ask: {action}`)."""
+    time.sleep(0.2)
+    question = form("What is your name?", {"name": {"type": "string", "title": "Name"}}, ["name"])
+    task.set("input_required", "Waiting for your name",
+             input_requests={"name": {"method": "elicitation/create", "params": question}})
+    if not task.wait(lambda: "name" in task.responses):
+        return
+    answer = task.responses.get("name")
+    task.set("working", "Got the name")
+    time.sleep(0.2)
+    text = f"hello {content_of(answer).get('name', '')}" if action_of(answer) == "accept" else f"ext_task_ask: {action_of(answer)}"
+    task.set("completed", result=text_result(text))
+
+
+@ext_task_tool
+def work_ext_task_done(task: ExtTask, args: dict[str, Any]) -> None:
+    """A task of the extension that works a moment (`Working on it`) and completes: `task done`."""
+    task.set("working", "Working on it")
+    time.sleep(0.6)
+    task.set("completed", "Done", result=text_result("task done"))
+
+
+@ext_task_tool
+def work_ext_task_fails(task: ExtTask, args: dict[str, Any]) -> None:
+    """A task of the extension that fails with a JSON-RPC error (-32603 `The backend broke.`)."""
+    time.sleep(0.3)
+    task.set("failed", "Tool execution failed", error={"code": -32603, "message": "The backend broke."})
+
+
+@ext_task_tool
+def work_ext_task_slow(task: ExtTask, args: dict[str, Any]) -> None:
+    """A task of the extension that works (`Still working`) until the client cancels it."""
+    task.set("working", "Still working")
+    task.wait(lambda: False)
+
+
 @tool()
 def tool_call_hangs(c: Call) -> None:
     """The tools/call POST is read and never answered (held open `HANG_S`)."""
@@ -1082,6 +1236,8 @@ class Handler(BaseHTTPRequestHandler):
 
         if method == "server/discover":
             body = {"supportedVersions": [MODERN], "capabilities": {"tools": {}}}
+            if self.tasks:
+                body["capabilities"]["extensions"] = {TASKS_EXTENSION: {}}
             if self.flood_discover:
                 # The id amplification of `sse_id_flood`, during Auto's probe.
                 self.start_sse(None)
@@ -1101,6 +1257,8 @@ class Handler(BaseHTTPRequestHandler):
             result({"resources": []})
         elif method == "resources/templates/list":
             result({"resourceTemplates": []})
+        elif era == MODERN and method in ("tasks/get", "tasks/update", "tasks/cancel"):
+            self.ext_task_method(rid, method, params)
         elif method in ("tasks/get", "tasks/cancel") and isinstance(params.get("taskId"), str):
             task_id = params["taskId"]
             if method == "tasks/cancel" and session is not None:
@@ -1121,6 +1279,41 @@ class Handler(BaseHTTPRequestHandler):
             raise Done
         else:
             self.error(rid, -32601, f"Method not found: {method}")
+
+    def ext_task_method(self, rid: Any, method: str, params: dict[str, Any]) -> None:
+        """`tasks/get`, `tasks/update`, `tasks/cancel` of the Tasks extension (SEP-2663)."""
+        ack = {"resultType": "complete", "_meta": {SERVER_INFO_KEY: self.server_info()}}
+        if not declares_tasks(params):
+            self.reply_json({"jsonrpc": "2.0", "id": rid, "error": {
+                "code": -32021, "message": "Missing required client capability",
+                "data": {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}},
+            }})
+            return
+        task_id = params.get("taskId")
+        with EXT_TASKS_LOCK:
+            task = EXT_TASKS.get(task_id) if isinstance(task_id, str) else None
+        if task is None:
+            self.error(rid, -32602, "Failed to retrieve task: Task not found")
+            return
+        if method == "tasks/get":
+            self.reply_json({"jsonrpc": "2.0", "id": rid, "result": {**task.body(), **ack}})
+            return
+        if method == "tasks/update":
+            responses = params.get("inputResponses") if isinstance(params.get("inputResponses"), dict) else {}
+            taken = []
+            with task.lock:
+                for key, value in responses.items():
+                    # Only outstanding keys: others are ignored (the SEP's SHOULD).
+                    if key in task.input_requests and key not in task.responses:
+                        task.responses[key] = value
+                        taken.append(key)
+            TRACE.log(kind="tasks_update", task_id=task.id, params=sorted(params), keys=sorted(responses),
+                      taken=taken, action=[action_of(v) for v in responses.values()])
+        else:
+            with task.lock:
+                task.cancel_asked = True
+            TRACE.log(kind="tasks_cancel", task_id=task.id, era=MODERN)
+        self.reply_json({"jsonrpc": "2.0", "id": rid, "result": ack})
 
     def answer(self, message: dict[str, Any], size: int) -> None:
         """A JSON-RPC response from the client (legacy): route it to the call that waits."""
@@ -1186,7 +1379,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tasks",
         action="store_true",
-        help="declare tasks for tools/call (legacy): task_status_on_get is then called as a task",
+        help="declare tasks for tools/call (legacy: task_status_on_get is then called as a task) and "
+        "the Tasks extension (2026-07-28: server/discover declares it)",
     )
     args = parser.parse_args(argv)
     TRACE = Trace(args.trace)
