@@ -6,7 +6,7 @@ at commit 9b44c6b4 (2026-07-22): no SDK ships the extension's server side.
 On the host page (`www/host.html`, McpClient) at protocol 2026-07-28: every request declares
 the extension; a task's question (`inputRequests` in `tasks/get`) reaches its own card, and
 its answer goes by `tasks/update` (`taskId` and `inputResponses`, nothing else); the task's
-result is the call's; `failed` is said in words; Stop sends `tasks/cancel`; with
+result is the call's; `failed` and `cancelled` are said in words; Stop sends `tasks/cancel`; with
 `tasks=never` the extension is not declared and the server's -32021 is said in words.
 """
 
@@ -66,6 +66,13 @@ def test_a_failed_task_is_said_in_words(driver: Any, www: Any, tasks_server: Any
     open_host(driver, www, tasks_server, MODERN)
     run(driver, "tool", "ext_task_fails")
     assert "The backend broke." in host_error(driver, "The backend broke.")
+
+
+def test_a_task_the_server_cancelled_is_said_in_words(driver: Any, www: Any, tasks_server: Any) -> None:
+    open_host(driver, www, tasks_server, MODERN)
+    run(driver, "tool", "ext_task_cancelled")
+    said = host_error(driver, "The operator said no.")
+    assert "The server cancelled the call's task: The operator said no." in said, said
 
 
 def test_stop_cancels_the_task(driver: Any, www: Any, tasks_server: Any) -> None:

@@ -974,6 +974,13 @@ def work_ext_task_fails(task: ExtTask, args: dict[str, Any]) -> None:
 
 
 @ext_task_tool
+def work_ext_task_cancelled(task: ExtTask, args: dict[str, Any]) -> None:
+    """A task of the extension that the server cancels itself (`The operator said no.`)."""
+    time.sleep(0.3)
+    task.set("cancelled", "The operator said no.")
+
+
+@ext_task_tool
 def work_ext_task_slow(task: ExtTask, args: dict[str, Any]) -> None:
     """A task of the extension that works (`Still working`) until the client cancels it."""
     task.set("working", "Still working")
