@@ -628,40 +628,17 @@ impl ModernCall {
             return ModernStep::RetryAfter { delay_ms };
         }
         self.backoff_ms = BACKOFF_INITIAL_MS;
-        let sampling_allowed = self.config.capabilities.sampling.is_some();
-        let mut asked = Asked {
-            waiting: Vec::new(),
-            elicitations: Vec::new(),
+        let sorted = match sort_inputs(requests, &self.config) {
+            Ok(sorted) => sorted,
+            Err(e) => return self.fail(e),
         };
-        let mut elicitations = Vec::new();
-        let mut sampling = Vec::new();
-        for (key, request) in requests {
-            match request {
-                InputRequest::Elicit(params) => {
-                    asked.waiting.push(key.clone());
-                    asked.elicitations.push(key.clone());
-                    elicitations.push(PendingElicitation { key, params });
-                }
-                InputRequest::Roots(_) => {
-                    let roots = ListRootsResult {
-                        roots: self.config.roots.clone(),
-                    };
-                    self.round
-                        .responses
-                        .insert(key, InputResponse::Roots(roots));
-                }
-                InputRequest::Sampling(params) if sampling_allowed => {
-                    asked.waiting.push(key.clone());
-                    sampling.push(PendingSampling { key, params });
-                }
-                InputRequest::Sampling(_) => {
-                    return self.fail(DriverError::SamplingRefused { key })
-                }
-                InputRequest::Unknown { method, .. } => {
-                    return self.fail(DriverError::UnsupportedInput { key, method })
-                }
-            }
-        }
+        self.round.responses = sorted.responses;
+        let elicitations = sorted.elicitations;
+        let sampling = sorted.sampling;
+        let asked = Asked {
+            waiting: sorted.waiting,
+            elicitations: elicitations.iter().map(|e| e.key.clone()).collect(),
+        };
         if asked.waiting.is_empty() {
             self.phase = Phase::Ready;
             return ModernStep::ReadyToReplay;
@@ -705,6 +682,56 @@ impl ModernCall {
             Err(why) => self.fail(DriverError::BadResult(WireError::new(why))),
         }
     }
+}
+
+/// A round's requests, sorted: the elicitations for the person, the sampling for the host's
+/// handler, the roots answered here.
+pub(crate) struct Sorted {
+    /// The keys that wait for an answer (elicitations and sampling), in the server's order.
+    pub(crate) waiting: Vec<String>,
+    pub(crate) elicitations: Vec<PendingElicitation>,
+    pub(crate) sampling: Vec<PendingSampling>,
+    /// The answers given here (roots).
+    pub(crate) responses: InputResponses,
+}
+
+/// Sorts a round's `inputRequests` (a call's `input_required` round, or a task's, in
+/// [`super::task_ext`]): roots are answered from the host's roots; sampling is refused
+/// unless the host declared it; a method this client does not know fails the round.
+pub(crate) fn sort_inputs(
+    requests: indexmap::IndexMap<String, InputRequest>,
+    config: &ModernConfig,
+) -> Result<Sorted, DriverError> {
+    let sampling_allowed = config.capabilities.sampling.is_some();
+    let mut sorted = Sorted {
+        waiting: Vec::new(),
+        elicitations: Vec::new(),
+        sampling: Vec::new(),
+        responses: InputResponses::new(),
+    };
+    for (key, request) in requests {
+        match request {
+            InputRequest::Elicit(params) => {
+                sorted.waiting.push(key.clone());
+                sorted.elicitations.push(PendingElicitation { key, params });
+            }
+            InputRequest::Roots(_) => {
+                let roots = ListRootsResult {
+                    roots: config.roots.clone(),
+                };
+                sorted.responses.insert(key, InputResponse::Roots(roots));
+            }
+            InputRequest::Sampling(params) if sampling_allowed => {
+                sorted.waiting.push(key.clone());
+                sorted.sampling.push(PendingSampling { key, params });
+            }
+            InputRequest::Sampling(_) => return Err(DriverError::SamplingRefused { key }),
+            InputRequest::Unknown { method, .. } => {
+                return Err(DriverError::UnsupportedInput { key, method })
+            }
+        }
+    }
+    Ok(sorted)
 }
 
 #[derive(serde::Deserialize)]

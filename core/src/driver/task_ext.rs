@@ -38,14 +38,14 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use super::modern::{
-    ModernConfig, PendingElicitation, PendingSampling, MAX_INPUT_REQUESTS_PER_ROUND,
+    sort_inputs, ModernConfig, PendingElicitation, PendingSampling, MAX_INPUT_REQUESTS_PER_ROUND,
 };
 use super::tasks::TaskStatus;
 use super::tool_tasks::{TaskNext, ToolTask};
 use super::DriverError;
 use crate::wire::input::InputRequest;
 use crate::wire::jsonrpc::{quote, ErrorObject};
-use crate::wire::{ElicitResult, InputResponse, InputResponses, ListRootsResult, Root, WireError};
+use crate::wire::{ElicitResult, InputResponse, InputResponses, WireError};
 
 /// The extension's identifier, declared in every request's client capabilities.
 pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -84,9 +84,8 @@ pub enum TaskStep {
 #[derive(Debug, Clone)]
 pub struct ExtTask {
     task: ToolTask,
-    max_rounds: u32,
-    sampling_allowed: bool,
-    roots: Vec<Root>,
+    /// The call's configuration: its round bound, roots and sampling.
+    config: ModernConfig,
     /// Rounds of new `inputRequests` seen.
     rounds: u32,
     /// Keys answered (sent, or to be sent, in a `tasks/update`): never shown again.
@@ -107,9 +106,7 @@ impl ExtTask {
     pub fn new(created: &Value, config: &ModernConfig) -> Result<Self, String> {
         Ok(ExtTask {
             task: ToolTask::from_task(created)?,
-            max_rounds: config.max_rounds,
-            sampling_allowed: config.capabilities.sampling.is_some(),
-            roots: config.roots.clone(),
+            config: config.clone(),
             rounds: 0,
             answered: Vec::new(),
             waiting: Vec::new(),
@@ -185,9 +182,9 @@ impl ExtTask {
             ));
         }
         self.rounds = self.rounds.saturating_add(1);
-        if self.rounds > self.max_rounds {
+        if self.rounds > self.config.max_rounds {
             return TaskStep::Failed(DriverError::RoundsExceeded {
-                max_rounds: self.max_rounds,
+                max_rounds: self.config.max_rounds,
             });
         }
         // Read as an InputRequiredResult's inputRequests are (one reader in the wasm).
@@ -200,34 +197,13 @@ impl ExtTask {
                 ))
             }
         };
-        let mut asked = Vec::new();
-        let mut elicitations = Vec::new();
-        let mut sampling = Vec::new();
-        let mut responses = InputResponses::new();
-        for (key, request) in fresh {
-            match request {
-                InputRequest::Elicit(params) => {
-                    asked.push(key.clone());
-                    elicitations.push(PendingElicitation { key, params });
-                }
-                InputRequest::Sampling(params) if self.sampling_allowed => {
-                    asked.push(key.clone());
-                    sampling.push(PendingSampling { key, params });
-                }
-                InputRequest::Sampling(_) => {
-                    return TaskStep::Failed(DriverError::SamplingRefused { key })
-                }
-                InputRequest::Roots(_) => {
-                    let roots = ListRootsResult {
-                        roots: self.roots.clone(),
-                    };
-                    responses.insert(key, InputResponse::Roots(roots));
-                }
-                InputRequest::Unknown { method, .. } => {
-                    return TaskStep::Failed(DriverError::UnsupportedInput { key, method })
-                }
-            }
-        }
+        let sorted = match sort_inputs(fresh, &self.config) {
+            Ok(sorted) => sorted,
+            Err(e) => return TaskStep::Failed(e),
+        };
+        let (elicitations, sampling, responses) =
+            (sorted.elicitations, sorted.sampling, sorted.responses);
+        let asked = sorted.waiting;
         self.answered.extend(responses.keys().cloned());
         self.responses = responses;
         self.elicitations = elicitations.iter().map(|e| e.key.clone()).collect();
