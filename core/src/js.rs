@@ -18,6 +18,10 @@
 //!
 //! `compileValidator` keeps a compiled schema in wasm memory for repeated validation, so
 //! each `validate` crosses only the content.
+//!
+//! The exports are behind the `js-api` feature (on by default): a wasm that links the core
+//! for its crossing alone (sign-in's) leaves them out, and with them the code only they use.
+#![cfg_attr(not(feature = "js-api"), allow(dead_code))]
 
 use crate::js_text;
 use crate::schema::json::{Json, WORDS};
@@ -92,6 +96,7 @@ export interface SchemaError extends Error {
 "#;
 
 /// Compiles a `requestedSchema` into the form description, or throws an `Error` with a `path`.
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(js_name = compileSchema, unchecked_return_type = "FormSpec")]
 pub fn compile_schema(
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
@@ -102,6 +107,7 @@ pub fn compile_schema(
 
 /// Validates content as it would be sent against a `requestedSchema`. Returns
 /// `{ok: true, content}` or `{ok: false, errors}`; throws only for a refused schema.
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(js_name = validateContent, unchecked_return_type = "ValidationResult")]
 pub fn validate_content_js(
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
@@ -115,6 +121,7 @@ pub fn validate_content_js(
 /// returns): `validate(content)` answers exactly what `validateContent(schema, content)`
 /// would. It holds wasm memory: call `free()` when done with it (a `FinalizationRegistry`
 /// frees a forgotten one once it is garbage-collected, at a time of the engine's choosing).
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(js_name = ContentValidator)]
 pub struct ContentValidator {
     spec: FormSpec,
@@ -122,6 +129,7 @@ pub struct ContentValidator {
 
 /// Compiles a `requestedSchema` once for many `validate(content)` calls, or throws as
 /// `compileSchema` does. The handle holds wasm memory: `free()` it when done.
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(js_name = compileValidator)]
 pub fn compile_validator(
     #[wasm_bindgen(unchecked_param_type = "JsonValue")] requested_schema: JsValue,
@@ -131,6 +139,7 @@ pub fn compile_validator(
     })
 }
 
+#[cfg(feature = "js-api")]
 #[wasm_bindgen(js_class = ContentValidator)]
 impl ContentValidator {
     /// What `validateContent(schema, content)` answers for the schema this was compiled from.

@@ -26,4 +26,5 @@ mod sort;
 #[cfg(target_arch = "wasm32")]
 pub mod js;
 #[cfg(any(target_arch = "wasm32", test))]
+#[cfg_attr(not(feature = "js-api"), allow(dead_code))]
 mod js_text;

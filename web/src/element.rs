@@ -105,7 +105,7 @@ pub fn shadow_css(page_css: &str) -> String {
 
 /// Registers `<mcp-elicitation>` (see the module docs). Call after `init()`; a second call
 /// does nothing. Throws if another element already took the name.
-#[wasm_bindgen(js_name = defineElements)]
+#[cfg_attr(feature = "js-api", wasm_bindgen(js_name = defineElements))]
 pub fn define_elements() -> Result<(), JsValue> {
     if DEFINED.get() {
         return Ok(());

@@ -221,7 +221,7 @@ fn resolve_with(resolve: &js_sys::Function, result: &ElicitResult) {
 /// the element is reused. For hosts that take an element off the page without calling
 /// `elicit` again (a closed panel); the `<mcp-elicitation>` element calls it when it
 /// leaves the page.
-#[wasm_bindgen(js_name = releaseElicitation)]
+#[cfg_attr(feature = "js-api", wasm_bindgen(js_name = releaseElicitation))]
 pub fn release(element: &web_sys::Element) {
     let gone = MOUNTED.with(|m| {
         let mut m = m.borrow_mut();
@@ -308,7 +308,7 @@ fn parse_options(options: &JsValue) -> Result<(Option<ServerIdentity>, Messages)
 
 /// Renders one elicitation into `element` and returns a Promise of its `ElicitResult`.
 /// `options` may name the requesting server (see the module docs).
-#[wasm_bindgen(js_name = elicit)]
+#[cfg_attr(feature = "js-api", wasm_bindgen(js_name = elicit))]
 pub fn elicit_js(element: web_sys::Element, params: JsValue, options: JsValue) -> js_sys::Promise {
     match parse_options(&options) {
         Ok((server, messages)) => elicit_in(element, params, server, messages),
@@ -416,7 +416,7 @@ pub fn elicit_in(
 /// Nothing is kept for an id no card in that place has, so a host forwarding every
 /// completion a server sends keeps memory flat, and a completion from one server cannot
 /// end another server's card.
-#[wasm_bindgen(js_name = completeElicitation)]
+#[cfg_attr(feature = "js-api", wasm_bindgen(js_name = completeElicitation))]
 pub fn complete_elicitation_js(elicitation_id: String, element: JsValue) -> Result<(), JsValue> {
     let place = if element.is_undefined() || element.is_null() {
         None

@@ -89,7 +89,7 @@ fn error_data(field: &Field, code: ErrorCode) -> Object {
 
 /// The answer of `validateContent(requestedSchema, content)` with each error worded in
 /// `options.locale` (with `options.messages` over the catalog) and given its `data`.
-#[wasm_bindgen(js_name = wordErrors)]
+#[cfg_attr(feature = "js-api", wasm_bindgen(js_name = wordErrors))]
 pub fn word_errors(
     requested_schema: JsValue,
     content: JsValue,

@@ -81,6 +81,7 @@ pub(crate) enum Purpose {
     /// Not copying them saves up to three allocations a field.
     // Natively only the tests ask for it: the JS API (wasm32) is what does.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    #[cfg_attr(not(feature = "js-api"), allow(dead_code))]
     Check,
 }
 
