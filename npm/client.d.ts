@@ -91,6 +91,12 @@ export interface McpClientAuth {
   clientMetadataUrl?: string;
   /** Scopes to ask for when neither the server's challenge nor its metadata name any. */
   scope?: string;
+  /**
+   * Where sign-in's own wasm (mcp_elicit_signin_bg.wasm) is served, for a bundle that does
+   * not keep it beside mcp_elicit_signin.js. It is fetched only when a server first asks
+   * for sign-in.
+   */
+  signInWasm?: string | URL;
   /** Where tokens are kept: "session" (sessionStorage, the default), "memory", or an object. */
   storage?:
     | "session"

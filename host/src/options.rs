@@ -7,6 +7,7 @@ use futures::FutureExt;
 use js_sys::{Function, Object, Reflect};
 use mcp_elicit::wire::Root;
 use serde_json::Value;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -229,10 +230,19 @@ fn auth(
     auth.client_secret = text("clientSecret")?.map(ClientSecret::new);
     auth.client_metadata_url = text("clientMetadataUrl")?;
     auth.scope = text("scope")?;
+    // Where sign-in's own wasm is, for a bundle that does not keep it beside
+    // mcp_elicit_signin.js (a string or a URL).
+    let sign_in_wasm = match field(value, "signInWasm")? {
+        None => None,
+        Some(v) if v.is_string() || v.is_instance_of::<web_sys::Url>() => {
+            Some(String::from(js_sys::JsString::from(v)))
+        }
+        Some(_) => return Err("options.auth.signInWasm must be a string or a URL".into()),
+    };
     let store = match field(value, "storage")? {
         None => Store::Session,
         Some(v) if v.as_string().as_deref() == Some("session") => Store::Session,
-        Some(v) if v.as_string().as_deref() == Some("memory") => Store::Memory(Default::default()),
+        Some(v) if v.as_string().as_deref() == Some("memory") => Store::Memory(js_sys::Map::new()),
         Some(v) if v.is_object() => {
             for op in ["get", "set", "remove"] {
                 let f = Reflect::get(&v, &JsValue::from_str(op)).unwrap_or(JsValue::UNDEFINED);
@@ -252,7 +262,16 @@ fn auth(
         config.http.fetcher.clone(),
         store,
         container,
-    ))
+        sign_in_runner(),
+    )
+    .with_wasm_url(sign_in_wasm))
+}
+
+// Sign-in's own wasm, loaded when first needed (host/src/signin.js says how).
+#[wasm_bindgen(module = "/src/signin.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = signInRunner)]
+    fn sign_in_runner() -> Function;
 }
 
 /// The host's JS sampling function as the client's handler: called with the request's

@@ -327,3 +327,71 @@ def test_static_api_key_in_headers(driver: Any, auth_www: StaticServer, auth_ser
     assert requests
     assert {e["x_api_key"] for e in requests} == {fingerprint(key)}, "every MCP request carried the key"
     assert key not in driver.current_url
+
+
+def signin_wasm_fetched(driver: Any) -> list[str]:
+    """The page's fetches of sign-in's own wasm (mcp_elicit_signin_bg.wasm)."""
+    return driver.execute_script(
+        "return performance.getEntriesByType('resource').map(r => r.name)"
+        ".filter(n => n.includes('mcp_elicit_signin_bg.wasm'))"
+    )
+
+
+def test_sign_in_wasm_is_fetched_only_when_a_server_asks(
+    driver: Any, auth_www: StaticServer, auth_server: Callable[..., AuthServer]
+) -> None:
+    """McpClient's page downloads sign-in's own wasm only when a server first asks for
+    sign-in, and once however many sign-ins follow (issue 38's budget: sign-in is not in
+    the client's entry)."""
+    key = "demo-" + "k" * 20
+    keyed = auth_server(["--api-key", key])
+    driver.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument",
+        {"source": f"window.mcpElicitHostOptions = {json.dumps({'headers': [{'X-API-Key': key}]})};"},
+    )
+    driver.get(page_url(auth_www, [keyed], tool=Auth.WHOAMI))
+    assert result(driver) == Auth.API_KEY
+    assert signin_wasm_fetched(driver) == [], "a server that asks for no sign-in costs no sign-in download"
+
+    server = auth_server()
+    driver.get(page_url(auth_www, [server], tool=Auth.WHOAMI))
+    sign_in_button(sign_in_card(driver)).click()
+    assert result(driver) == SIGNED_IN
+    run_tool(driver, 0, Auth.ADMIN_REPORT)  # a second sign-in (step-up), same module
+    sign_in_button(sign_in_card(driver)).click()
+    assert result(driver) == Auth.REPORT.format(scopes=f"{Auth.ADMIN_SCOPE} {Auth.SCOPE}")
+    assert len(signin_wasm_fetched(driver)) == 1
+
+
+def test_sign_in_wasm_that_does_not_load_is_said_and_tried_again(
+    driver: Any, auth_server: Callable[..., AuthServer], tmp_path: Path
+) -> None:
+    """Sign-in's wasm missing (a host that did not serve it, a dropped connection): the
+    call fails in words, no panic, and the next call loads it again once it is there."""
+    from selenium.webdriver.common.by import By
+
+    root = tmp_path / "www"
+    root.mkdir()
+    for entry in [*WWW.iterdir(), *PAGES.iterdir()]:
+        if entry.name != "pkg":
+            (root / entry.name).symlink_to(entry)
+    pkg = root / "pkg"
+    pkg.mkdir()
+    for entry in (WWW / "pkg").iterdir():
+        if entry.name != "mcp_elicit_signin_bg.wasm":
+            (pkg / entry.name).symlink_to(entry)
+    server = auth_server()
+    with StaticServer(root) as www:
+        driver.get(page_url(www, [server], tool=Auth.WHOAMI))
+        error = wait_for(
+            driver,
+            lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid=error-0]").text,
+            "the call's error",
+        )
+        assert "could not be loaded" in error, error
+        assert "Signing in did not work" in error, error
+        assert not events(server, "authorize")
+        (pkg / "mcp_elicit_signin_bg.wasm").symlink_to(WWW / "pkg" / "mcp_elicit_signin_bg.wasm")
+        driver.execute_script("window.reconnect(0)")  # the same page: the load is tried again
+        sign_in_button(sign_in_card(driver)).click()
+        assert result(driver) == SIGNED_IN

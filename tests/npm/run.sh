@@ -41,6 +41,7 @@ pkgdir=node_modules/mcp-elicit
 for f in package.json index.js index.d.ts entry.js handler.js client.js client.d.ts inline.js inline.d.ts \
   client-inline.js client-inline.d.ts \
   mcp_elicit_web.js mcp_elicit_web_bg.wasm mcp_elicit_host.js mcp_elicit_host_bg.wasm \
+  mcp_elicit_signin.js mcp_elicit_signin_bg.wasm \
   style.css README.md CHANGELOG.md; do
   [ -f "$pkgdir/$f" ] || { echo "[npm test] the package lacks $f" >&2; exit 1; }
 done

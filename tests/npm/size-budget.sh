@@ -56,9 +56,18 @@ set -euo pipefail
 #   beyond English loaded on demand; sign-in's futures and card). Then the client
 #   557.4 KB: Stop aborting a fetch before its answer, progress and task status from the
 #   session's GET stream (issue 34), the sign-in notes and field texts in the catalogs.
+# - 2026-12-07, evening: sign-in moved to a wasm of its own (signin/), fetched only when a
+#   server first asks for sign-in: the client 557.4 -> 520.6 KB (McpClient's wasm 523.7 ->
+#   486.6 KB). What sign-in still weighs in the client is the token in use, the 401/403
+#   reading, the store's reader and the crossing to that wasm. The library +0.5 KB for the
+#   words said when that wasm cannot be loaded, in every catalog (256,255 bytes). Sign-in's
+#   own wasm and JS weigh 156.8 KB, downloaded once, on the first sign-in.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
-MAX_LIBRARY_GZIP_BYTES=256000
-MAX_CLIENT_GZIP_BYTES=558000
+MAX_LIBRARY_GZIP_BYTES=256500
+MAX_CLIENT_GZIP_BYTES=523000
+# Sign-in's own wasm and JS, which McpClient fetches only when a server first asks the
+# person to sign in (host/src/signin.js): not part of either entry, weighed on its own.
+MAX_SIGNIN_GZIP_BYTES=160000
 
 pkg=${1:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}
 json_out=""
@@ -67,8 +76,12 @@ if [ "${2:-}" = --json ]; then
   case "$json_out" in /*) ;; *) json_out="$(pwd)/$json_out" ;; esac
 fi
 cd "$pkg"
+# Every snippet counts for the client; the library's wasm imports none of McpClient's own
+# (snippets/mcp-elicit-host-*), nor sign-in's, so those are not counted for it.
 snippets=()
 while IFS= read -r f; do snippets+=("$f"); done < <(find snippets -name '*.js' 2>/dev/null | sort)
+library_snippets=()
+while IFS= read -r f; do library_snippets+=("$f"); done < <(find snippets -name '*.js' -not -path 'snippets/mcp-elicit-host-*' 2>/dev/null | sort)
 
 # entry <name> <budget> <wasm> <file>...: prints each file and the total, adds the entry to
 # the JSON figures; fails over the budget.
@@ -94,8 +107,10 @@ entry() {
   fi
 }
 entry mcp-elicit "$MAX_LIBRARY_GZIP_BYTES" \
-  mcp_elicit_web_bg.wasm mcp_elicit_web.js index.js entry.js handler.js "${snippets[@]}"
+  mcp_elicit_web_bg.wasm mcp_elicit_web.js index.js entry.js handler.js "${library_snippets[@]}"
 entry mcp-elicit/client "$MAX_CLIENT_GZIP_BYTES" \
   mcp_elicit_host_bg.wasm mcp_elicit_host.js client.js entry.js handler.js "${snippets[@]}"
+entry "sign-in (on demand)" "$MAX_SIGNIN_GZIP_BYTES" \
+  mcp_elicit_signin_bg.wasm mcp_elicit_signin.js
 if [ -n "$json_out" ]; then printf '{%s}\n' "$json" >"$json_out"; fi
 exit "$failed"

@@ -7,15 +7,12 @@
 //! The records are this module's JSON; a record that does not read back (another
 //! version's, or edited) is as good as none. Nothing here is logged or put in an error.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
 use mcp_elicit::auth::{
     AccessToken, ClientId, ClientSecret, CsrfState, Entropy, Grant, PkceVerifier, RefreshToken,
     Registration, TokenAuthMethod,
 };
 use serde_json::{json, Value};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use super::glue;
 
@@ -25,21 +22,49 @@ const PREFIX: &str = "mcp-elicit/auth/v1/";
 /// Where records live.
 pub enum Store {
     Session,
-    Memory(RefCell<HashMap<String, String>>),
+    /// A JS `Map`, so the same memory crosses to sign-in's own wasm ([`Store::to_js`]).
+    Memory(js_sys::Map),
     /// A host object with `get(key)`, `set(key, value)` and `remove(key)`; each may
     /// return a Promise.
     Host(JsValue),
 }
 
 impl Store {
+    /// The store as it crosses to sign-in's own wasm: `"session"`, the memory's `Map`, or
+    /// the host's object ([`Store::from_js`] reads it back).
+    pub fn to_js(&self) -> JsValue {
+        match self {
+            Store::Session => JsValue::from_str("session"),
+            Store::Memory(map) => map.into(),
+            Store::Host(host) => host.clone(),
+        }
+    }
+
+    /// [`Store::to_js`] read back.
+    pub fn from_js(value: JsValue) -> Store {
+        if value.as_string().as_deref() == Some("session") {
+            Store::Session
+        } else if value.is_instance_of::<js_sys::Map>() {
+            Store::Memory(value.unchecked_into())
+        } else {
+            Store::Host(value)
+        }
+    }
+
     async fn op(&self, op: &str, key: &str, value: Option<&str>) -> Option<String> {
         match self {
             Store::Memory(map) => {
-                let mut map = map.borrow_mut();
+                let key = JsValue::from_str(key);
                 match (op, value) {
-                    ("get", _) => map.get(key).cloned(),
-                    ("set", Some(value)) => map.insert(key.to_owned(), value.to_owned()),
-                    _ => map.remove(key),
+                    ("get", _) => map.get(&key).as_string(),
+                    ("set", Some(value)) => {
+                        map.set(&key, &JsValue::from_str(value));
+                        None
+                    }
+                    _ => {
+                        map.delete(&key);
+                        None
+                    }
                 }
             }
             Store::Session => glue::session_op(op, key, value),
@@ -113,12 +138,9 @@ pub const MAX_REGISTRATIONS: usize = 32;
 /// popup), kept in the tab's `sessionStorage` whatever the store (only this tab comes
 /// back), until the page is back: the new flow must send the same `state` and verifier.
 pub async fn keep_pending(resource: &str, entropy: &Entropy) {
-    let kept = json!({
-        "state": entropy.state.secret(),
-        "verifier": entropy.verifier.secret(),
-        "challenge": entropy.challenge_s256,
-    });
-    Store::Session.set(&pending_key(resource), &kept).await;
+    Store::Session
+        .set(&pending_key(resource), &entropy_record(entropy))
+        .await;
 }
 
 /// The randomness [`keep_pending`] kept for `resource`, taken (read once).
@@ -126,10 +148,23 @@ pub async fn take_pending(resource: &str) -> Option<Entropy> {
     let key = pending_key(resource);
     let kept = Store::Session.get(&key).await?;
     Store::Session.op("remove", &key, None).await;
+    entropy_of(&kept)
+}
+
+/// A flow's randomness as a record (kept across a redirect, or crossing to sign-in's wasm).
+pub(super) fn entropy_record(entropy: &Entropy) -> Value {
+    json!({
+        "state": entropy.state.secret(),
+        "verifier": entropy.verifier.secret(),
+        "challenge": entropy.challenge_s256,
+    })
+}
+
+pub(super) fn entropy_of(record: &Value) -> Option<Entropy> {
     Some(Entropy {
-        state: CsrfState::new(text(&kept, "state")?),
-        verifier: PkceVerifier::new(text(&kept, "verifier")?),
-        challenge_s256: text(&kept, "challenge")?,
+        state: CsrfState::new(text(record, "state")?),
+        verifier: PkceVerifier::new(text(record, "verifier")?),
+        challenge_s256: text(record, "challenge")?,
     })
 }
 
@@ -172,7 +207,7 @@ fn texts(value: &Value) -> Option<Vec<String>> {
         .collect()
 }
 
-fn grant_record(grant: &Grant, expires_at: Option<f64>) -> Value {
+pub(super) fn grant_record(grant: &Grant, expires_at: Option<f64>) -> Value {
     json!({
         "access_token": grant.access_token.secret(),
         "refresh_token": grant.refresh_token.as_ref().map(|t| t.secret()),
@@ -186,7 +221,7 @@ fn grant_record(grant: &Grant, expires_at: Option<f64>) -> Value {
     })
 }
 
-fn grant_of(record: &Value) -> Option<Grant> {
+pub(super) fn grant_of(record: &Value) -> Option<Grant> {
     if !matches!(
         record.get("expires_at"),
         None | Some(Value::Null | Value::Number(_))

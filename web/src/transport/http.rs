@@ -51,6 +51,11 @@ impl Fetcher {
         Fetcher(host_fetch)
     }
 
+    /// The host's `fetch`, if it passed one (sign-in's own wasm is handed the same).
+    pub fn host_fetch(&self) -> Option<&js_sys::Function> {
+        self.0.as_ref()
+    }
+
     /// Sends a built request, following no redirect: a redirect answers as
     /// [`TransportError::Redirected`], since following it would carry the JSON-RPC body,
     /// the `Mcp-*` headers and any credential to wherever the server points (another origin,

@@ -6,9 +6,6 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
 use mcp_elicit::auth::{
     AccessToken, ClientId, ClientSecret, CsrfState, Entropy, Grant, PkceVerifier, RefreshToken,
     Registration, TokenAuthMethod,
@@ -42,7 +39,7 @@ fn registration(issuer: &str, secret: bool, method: TokenAuthMethod) -> Registra
 }
 
 fn memory() -> Store {
-    Store::Memory(RefCell::new(HashMap::new()))
+    Store::Memory(js_sys::Map::new())
 }
 
 fn session_clear() {
