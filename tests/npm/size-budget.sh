@@ -62,9 +62,12 @@ set -euo pipefail
 #   reading, the store's reader and the crossing to that wasm. The library +0.5 KB for the
 #   words said when that wasm cannot be loaded, in every catalog (256,255 bytes). Sign-in's
 #   own wasm and JS weigh 156.8 KB, downloaded once, on the first sign-in.
+# - 2026-12-07, then raised, weighed: the 2026-07-28 Tasks extension (issue 34: a tool the
+#   server runs as a task, its questions answered by tasks/update, Stop by tasks/cancel)
+#   took the client 520.6 -> 528.6 KB and the library (the shared readers) to 256.5 KB.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
-MAX_LIBRARY_GZIP_BYTES=256500
-MAX_CLIENT_GZIP_BYTES=523000
+MAX_LIBRARY_GZIP_BYTES=257000
+MAX_CLIENT_GZIP_BYTES=531000
 # Sign-in's own wasm and JS, which McpClient fetches only when a server first asks the
 # person to sign in (host/src/signin.js): not part of either entry, weighed on its own.
 MAX_SIGNIN_GZIP_BYTES=160000
