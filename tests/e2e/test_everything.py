@@ -12,19 +12,38 @@ loopback port.
   as a task: the page shows `[data-testid=task-status]` while it runs, follows `tasks/get`,
   and reads the result with `tasks/result`. With `ambiguous: true` the task asks a question
   (`input_required`), which reaches its card through `tasks/result`'s stream.
-- `trigger-long-running-operation`: progress shown and reaching `onProgress`.
+- `trigger-long-running-operation`: progress shown and reaching `onProgress`; Stop halfway
+  sends `notifications/cancelled` with the call's id (seen by a recording front,
+  tests/e2e/front.mjs), and the server, having seen it, never sends the call's result
+  (read back from its own event store).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import REPO, button, control_by_label, free_port, open_host_auto, serving, wait_css, wait_for, wait_text
+from fronts import Front, fronting
+from harness import (
+    LEGACY,
+    REPO,
+    UI_WAIT,
+    button,
+    control_by_label,
+    free_port,
+    http_request,
+    open_host_auto,
+    serving,
+    wait_css,
+    wait_for,
+    wait_text,
+)
 from test_demo_flows import card, set_text
 from test_host_client import host_error, result, run
 
@@ -57,6 +76,64 @@ def everything(artifacts: Path) -> Iterator[Everything]:
     env = {**os.environ, "PORT": str(port)}
     with serving(["node", str(ENTRY), "streamableHttp"], EVERYTHING, port, log_path, env):
         yield Everything(port, log_path)
+
+
+@pytest.fixture(scope="module")
+def front(everything: Everything, artifacts: Path) -> Iterator[Front]:
+    """A recording front before the module's server-everything."""
+    with fronting(everything.url, artifacts / "logs") as front:
+        yield front
+
+
+def session_headers(session: str) -> dict[str, str]:
+    return {
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": LEGACY,
+        "Mcp-Session-Id": session,
+    }
+
+
+def ping(server: Everything, session: str) -> tuple[str, str]:
+    """A ping in the page's session, straight to the server: (its id, the id of the event
+    that stored its answer in the server's event store)."""
+    probe = f"probe-{time.monotonic_ns()}"
+    body = {"jsonrpc": "2.0", "id": probe, "method": "ping"}
+    reply = http_request(server.url, body=body, headers=session_headers(session))
+    return probe, sse(reply, probe)[-1][0]
+
+
+def stored_since(server: Everything, session: str, mark: str) -> list[Any]:
+    """The messages server-everything keeps in its event store (every stream of the session's
+    server) after the event `mark`, up to now: the end is a ping sent first, so whatever the
+    server stored before answering it is there."""
+    probe, _ = ping(server, session)
+    headers = {**session_headers(session), "Accept": "text/event-stream", "Last-Event-ID": mark}
+    return [m for _, m in sse(http_request(server.url, method="GET", headers=headers), probe)]
+
+
+def sse(reply: Any, until: Any) -> list[tuple[str, Any]]:
+    """(event id, message) of an SSE reply, up to the response to request `until` (the
+    server keeps the stream open: it is closed then)."""
+    events: list[tuple[str, Any]] = []
+    event_id, data = "", []
+    try:
+        while True:
+            raw = reply._resp.readline()
+            if not raw:
+                raise AssertionError(f"the stream ended before the answer to {until}: {events}")
+            line = raw.decode("utf-8").rstrip("\r\n")
+            if line.startswith("id:"):
+                event_id = line[3:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].lstrip(" "))
+            elif line == "" and data:
+                message = json.loads("\n".join(data) or "null")
+                events.append((event_id, message))
+                data = []
+                if isinstance(message, dict) and message.get("id") == until and "result" in message:
+                    return events
+    finally:
+        reply.close()
 
 
 def open_auto(driver: Any, www: Any, server: Everything) -> None:
@@ -164,3 +241,47 @@ def test_a_long_operations_progress_is_shown_and_reaches_on_progress(
     )
     assert isinstance(reports, list) and reports, reports
     assert all(total == 2 and 0 < progress <= 2 for progress, total in reports), reports
+
+
+def test_stop_halfway_through_a_long_operation_reaches_the_server_which_cancels_it(
+    driver: Any, www: Any, everything: Everything, front: Front
+) -> None:
+    steps = 6
+    open_host_auto(driver, www, front.url)
+    session = wait_for(driver, lambda d: next((m["session"] for m in front.sent() if m["session"]), None), "a session")
+    _, mark = ping(everything, session)
+    run(driver, "tool", "trigger-long-running-operation", {"duration": steps, "steps": steps})
+    wait_css(driver, f"[data-testid=call-progress][role=progressbar][aria-valuemax='{steps}'][aria-valuenow='1']")
+    call = next(m for m in front.sent() if m.get("method") == "tools/call")
+    token = call["params"]["_meta"]["progressToken"]
+    button(driver, "Stop").click()
+    assert "stopped" in host_error(driver, "stopped")
+    assert not driver.find_elements("css selector", "[data-testid=call-progress]")
+
+    # The server: server-everything's tool ignores the abort and runs to its last step, but
+    # the SDK, told the call was cancelled, sends no result for it. Its event store keeps
+    # every message it sent on the call's stream, also after the page closed it.
+    deadline = time.monotonic() + UI_WAIT + steps
+    while True:
+        stored = stored_since(everything, session, mark)
+        progress = [
+            m["params"]["progress"]
+            for m in stored
+            if isinstance(m, dict)
+            and m.get("method") == "notifications/progress"
+            and m["params"].get("progressToken") == token
+        ]
+        if steps in progress:
+            break
+        assert time.monotonic() < deadline, f"the operation never reached its last step: {progress}"
+        time.sleep(0.25)
+    answers = [m for m in stored if isinstance(m, dict) and m.get("id") == call["id"]]
+    assert answers == [], f"the server answered the stopped call: {answers}"
+
+    # The wire: the cancellation named the call.
+    cancelled = [m for m in front.sent() if m.get("method") == "notifications/cancelled"]
+    assert [m["params"]["requestId"] for m in cancelled] == [call["id"]], cancelled
+    assert cancelled[0]["params"].get("reason"), cancelled
+    # The page showed no progress after Stop, though the server made all of it.
+    assert not driver.find_elements("css selector", "[data-testid=call-progress]")
+    assert "stopped" in host_error(driver, "stopped")
