@@ -162,6 +162,16 @@ pub enum LegacyEvent {
     /// when the config declares sampling (else the session refuses it by itself). Answer
     /// with [`LegacySession::answer_sampling`] or [`LegacySession::refuse_sampling`].
     Sampling { id: RequestId, params: Value },
+    /// The same *as a task* (2025-11-25, only when the config declares sampling tasks):
+    /// make the task ([`super::tasks::ElicitationTasks::create_sampling`] with `task`,
+    /// the params' `task` member, taken out of `params`), POST its `CreateTaskResult` with
+    /// [`LegacySession::task_reply`] at once, run the handler, and end the task with
+    /// [`super::tasks::ElicitationTasks::finish_sampling`].
+    SamplingTask {
+        id: RequestId,
+        params: Value,
+        task: Value,
+    },
     /// A URL-mode elicitation finished on the server's side.
     ElicitationComplete { elicitation_id: String },
     /// The server withdrew its request `id` (`notifications/cancelled`, the spec's way): it
@@ -759,12 +769,31 @@ impl LegacySession {
                 let params = params
                     .as_deref()
                     .and_then(|p| serde_json::from_str::<Value>(p.get()).ok());
-                match params {
-                    Some(params @ Value::Object(_)) => LegacyEvent::Sampling { id, params },
-                    _ => self.reply_error(
+                let mut params = match params {
+                    Some(Value::Object(params)) => params,
+                    _ => {
+                        return self.reply_error(
+                            &id,
+                            codes::INVALID_PARAMS,
+                            "The server's sampling request has no params object".into(),
+                        )
+                    }
+                };
+                // Undeclared, a `task` member is ignored (the spec: processed normally).
+                let task = if self.config.capabilities.sampling_tasks() {
+                    params.remove("task")
+                } else {
+                    None
+                };
+                let params = Value::Object(params);
+                match task {
+                    None => LegacyEvent::Sampling { id, params },
+                    Some(task @ Value::Object(_)) => LegacyEvent::SamplingTask { id, params, task },
+                    Some(_) => self.reply_error(
                         &id,
                         codes::INVALID_PARAMS,
-                        "The server's sampling request has no params object".into(),
+                        "The server's sampling request is malformed: its task is not an object"
+                            .into(),
                     ),
                 }
             }

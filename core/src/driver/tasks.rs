@@ -1,12 +1,16 @@
-//! Elicitation as a task (2025-11-25, experimental tasks, SEP-1686): the client is the
-//! *receiver* of a task-augmented `elicitation/create`.
+//! Elicitation and sampling as tasks (2025-11-25, experimental tasks, SEP-1686): the
+//! client is the *receiver* of a task-augmented `elicitation/create` or
+//! `sampling/createMessage`.
 //!
 //! ```text
 //!   elicitation/create {task:{ttl}} ─▶ create(request, card, task, now)  answer at once: CreateTaskResult
 //!                                                                          (the card shows as usual)
+//!   sampling/createMessage {task}   ─▶ create_sampling(request, task, now)  the same; the host's
+//!                                                                          handler runs meanwhile
 //!   tasks/get | tasks/result | tasks/list | tasks/cancel
 //!                                   ─▶ on_request(id, request, now)     replies to POST, cards to retire
 //!   the person answers the card     ─▶ answer(card, result, now)        the held tasks/result replies
+//!   the sampling handler ends       ─▶ finish_sampling(task, outcome, now)  the same
 //!   a timer at next_expiry()        ─▶ expire(now)                      ttl ran out: cards to retire
 //! ```
 //!
@@ -154,6 +158,15 @@ pub struct Reply {
     pub outcome: Outcome,
 }
 
+/// What a task was asked to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// An `elicitation/create`: a card waits for the person.
+    Elicitation,
+    /// A `sampling/createMessage`: the host's handler runs; no card.
+    Sampling,
+}
+
 /// Why a task's card stops waiting for the person (the web says it in words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RetireWhy {
@@ -183,6 +196,8 @@ pub struct Handled {
 #[derive(Debug, Clone)]
 struct Kept {
     id: String,
+    kind: Kind,
+    /// The card's route (elicitation); empty for sampling.
     card: String,
     request: RequestId,
     status: TaskStatus,
@@ -190,8 +205,9 @@ struct Kept {
     created_ms: u64,
     updated_ms: u64,
     ttl_ms: Option<u64>,
-    /// The `ElicitResult` once the person answered.
-    result: Option<ElicitResult>,
+    /// What `tasks/result` returns (its `_meta` aside) once the task ended by an answer:
+    /// the person's `ElicitResult`, the handler's `CreateMessageResult` or its error.
+    result: Option<Outcome>,
     /// `tasks/result` requests held until the task ends.
     waiters: Vec<RequestId>,
 }
@@ -202,9 +218,12 @@ mod status_text {
     pub const ANSWERED: &str = "The person answered.";
     pub const CANCELLED: &str = "The task was cancelled by request.";
     pub const STOPPED: &str = "The call that asked was stopped; the person will not answer.";
+    pub const SAMPLING: &str = "The host is answering the sampling request.";
+    pub const SAMPLED: &str = "The host answered the sampling request.";
+    pub const SAMPLING_FAILED: &str = "The host could not answer the sampling request.";
 }
 
-/// The tasks of one session.
+/// The tasks of one session (elicitation and sampling).
 #[derive(Debug, Clone, Default)]
 pub struct ElicitationTasks {
     kept: Vec<Kept>,
@@ -235,6 +254,31 @@ impl ElicitationTasks {
         task: &Value,
         now_ms: u64,
     ) -> Result<Value, ErrorObject> {
+        self.make(Kind::Elicitation, request, card, task, now_ms)
+    }
+
+    /// A task-augmented `sampling/createMessage` (request `request`) arrived with `task`:
+    /// the task's id (for [`ElicitationTasks::finish_sampling`]) and the `CreateTaskResult`
+    /// to answer at once, or an error in words (then the handler is not asked).
+    pub fn create_sampling(
+        &mut self,
+        request: RequestId,
+        task: &Value,
+        now_ms: u64,
+    ) -> Result<(String, Value), ErrorObject> {
+        let created = self.make(Kind::Sampling, request, String::new(), task, now_ms)?;
+        let id = self.kept.last().map(|k| k.id.clone()).unwrap_or_default();
+        Ok((id, created))
+    }
+
+    fn make(
+        &mut self,
+        kind: Kind,
+        request: RequestId,
+        card: String,
+        task: &Value,
+        now_ms: u64,
+    ) -> Result<Value, ErrorObject> {
         let ttl_ms = match task.get("ttl") {
             None | Some(Value::Null) => None,
             Some(Value::Number(n)) => match n.as_f64() {
@@ -252,8 +296,8 @@ impl ElicitationTasks {
                     return Err(ErrorObject {
                         code: codes::INTERNAL_ERROR,
                         message: format!(
-                            "This client already has {MAX_TASKS} elicitation tasks waiting \
-                             for the person; ask again when one is answered."
+                            "This client already has {MAX_TASKS} tasks waiting for the \
+                             person or the host; ask again when one is answered."
                         ),
                         data: None,
                     })
@@ -261,12 +305,17 @@ impl ElicitationTasks {
             }
         }
         self.next = self.next.wrapping_add(1);
+        let (prefix, message) = match kind {
+            Kind::Elicitation => ("elicit", status_text::WAITING),
+            Kind::Sampling => ("sample", status_text::SAMPLING),
+        };
         let kept = Kept {
-            id: format!("elicit-{}", self.next),
+            id: format!("{prefix}-{}", self.next),
+            kind,
             card,
             request,
             status: TaskStatus::Working,
-            message: status_text::WAITING,
+            message,
             created_ms: now_ms,
             updated_ms: now_ms,
             ttl_ms,
@@ -282,43 +331,65 @@ impl ElicitationTasks {
     /// Whether the card routed as `card` came as a task (its answer completes the task
     /// instead of being POSTed as the answer to its request).
     pub fn has_card(&self, card: &str) -> bool {
-        self.kept.iter().any(|k| k.card == card)
+        self.find_card(card).is_some()
     }
 
     /// The task id of the card `card`, if it came as one.
     pub fn task_of(&self, card: &str) -> Option<&str> {
+        self.find_card(card).map(|k| k.id.as_str())
+    }
+
+    fn find_card(&self, card: &str) -> Option<&Kept> {
         self.kept
             .iter()
-            .find(|k| k.card == card)
-            .map(|k| k.id.as_str())
+            .find(|k| k.kind == Kind::Elicitation && k.card == card)
+    }
+
+    /// The open elicitation task of the card `card`.
+    fn open_card(&mut self, card: &str) -> Option<&mut Kept> {
+        self.kept
+            .iter_mut()
+            .find(|k| k.kind == Kind::Elicitation && k.card == card && !k.status.is_terminal())
     }
 
     /// The person answered the card `card`: its task completes, and the `tasks/result`
     /// requests held for it get the answer. `None` when no task has that card, or it
     /// already ended (cancelled, expired): then nothing is owed.
     pub fn answer(&mut self, card: &str, result: &ElicitResult, now_ms: u64) -> Option<Handled> {
-        let kept = self
-            .kept
-            .iter_mut()
-            .find(|k| k.card == card && !k.status.is_terminal())?;
+        let kept = self.open_card(card)?;
         kept.status = TaskStatus::Completed;
         kept.message = status_text::ANSWERED;
         kept.updated_ms = now_ms;
-        kept.result = Some(result.clone());
+        kept.result = Some(Outcome::Result(elicit_value(Some(result))));
         Some(Handled {
             replies: release(kept),
             retire: Vec::new(),
         })
     }
 
+    /// The host's sampling handler ended for the sampling task `task_id`: `completed` with
+    /// its `CreateMessageResult`, or `failed` with its error; the held `tasks/result`
+    /// requests get it. Nothing is owed when the task already ended (cancelled, expired).
+    pub fn finish_sampling(&mut self, task_id: &str, outcome: Outcome, now_ms: u64) -> Vec<Reply> {
+        let Some(kept) = self
+            .find_mut(task_id)
+            .filter(|k| k.kind == Kind::Sampling && !k.status.is_terminal())
+        else {
+            return Vec::new();
+        };
+        (kept.status, kept.message) = match outcome {
+            Outcome::Result(_) => (TaskStatus::Completed, status_text::SAMPLED),
+            Outcome::Error(_) => (TaskStatus::Failed, status_text::SAMPLING_FAILED),
+        };
+        kept.updated_ms = now_ms;
+        kept.result = Some(outcome);
+        release(kept)
+    }
+
     /// The call whose card `card` is was stopped here: its task is cancelled (the held
     /// `tasks/result` requests get `{"action":"cancel"}`, what a dismissed card sends).
     pub fn stop_card(&mut self, card: &str, now_ms: u64) -> Vec<Reply> {
-        let Some(kept) = self
-            .kept
-            .iter_mut()
-            .find(|k| k.card == card && !k.status.is_terminal())
-        else {
+        let Some(kept) = self.open_card(card) else {
             return Vec::new();
         };
         kept.status = TaskStatus::Cancelled;
@@ -352,7 +423,7 @@ impl ElicitationTasks {
                     outcome: Outcome::Error(invalid(&message)),
                 });
             }
-            if !k.status.is_terminal() {
+            if !k.status.is_terminal() && k.kind == Kind::Elicitation {
                 handled.retire.push(Retire {
                     card: k.card.clone(),
                     request: k.request.clone(),
@@ -436,14 +507,14 @@ impl ElicitationTasks {
                     k.message = status_text::CANCELLED;
                     k.updated_ms = now_ms;
                     let released = release(k);
-                    let retire = Retire {
+                    let retire = (k.kind == Kind::Elicitation).then(|| Retire {
                         card: k.card.clone(),
                         request: k.request.clone(),
                         why: RetireWhy::Cancelled,
-                    };
+                    });
                     reply(Outcome::Result(task_json(k)));
                     handled.replies.extend(released);
-                    handled.retire.push(retire);
+                    handled.retire.extend(retire);
                 }
             },
         }
@@ -476,27 +547,56 @@ fn release(k: &mut Kept) -> Vec<Reply> {
         .collect()
 }
 
-/// What `tasks/result` returns for the ended task `k`: the person's `ElicitResult`, or
-/// `{"action":"cancel"}` for a task cancelled before an answer (what a dismissed card
-/// sends), with the related-task `_meta` the spec asks for.
+/// What `tasks/result` returns for the ended task `k`, with the related-task `_meta` the
+/// spec asks for: its answer (the person's `ElicitResult`, the host's
+/// `CreateMessageResult`, or the handler's error); for a task cancelled before an answer,
+/// `{"action":"cancel"}` (what a dismissed card sends) or, for sampling, an error in words.
 fn final_outcome(k: &Kept) -> Outcome {
-    // Built by hand: serde_json's to-Value serializer would weigh on the client's wasm.
+    let mut value = match (&k.result, k.kind) {
+        (Some(Outcome::Error(error)), _) => return Outcome::Error(error.clone()),
+        (Some(Outcome::Result(value)), _) => value.clone(),
+        (None, Kind::Elicitation) => elicit_value(None),
+        (None, Kind::Sampling) => {
+            return Outcome::Error(invalid(&format!(
+                "Task {} was {} before the host answered.",
+                quote(&k.id),
+                k.status.as_str()
+            )))
+        }
+    };
+    let mut related = Map::new();
+    related.insert("taskId".into(), Value::String(k.id.clone()));
+    let related = Value::Object(related);
+    // The host's `_meta` is kept; one that is not an object is replaced.
+    if let Some(object) = value.as_object_mut() {
+        match object.get_mut("_meta").and_then(Value::as_object_mut) {
+            Some(meta) => {
+                meta.insert(RELATED_TASK_KEY.into(), related);
+            }
+            None => {
+                let mut meta = Map::new();
+                meta.insert(RELATED_TASK_KEY.into(), related);
+                object.insert("_meta".into(), Value::Object(meta));
+            }
+        }
+    }
+    Outcome::Result(value)
+}
+
+/// An `ElicitResult` as sent (`None`: `{"action":"cancel"}`). Built by hand: serde_json's
+/// to-Value serializer would weigh on the client's wasm.
+fn elicit_value(result: Option<&ElicitResult>) -> Value {
     let mut value = Map::new();
-    let action = match k.result.as_ref().map(|r| r.action) {
+    let action = match result.map(|r| r.action) {
         Some(ElicitAction::Accept) => "accept",
         Some(ElicitAction::Decline) => "decline",
         Some(ElicitAction::Cancel) | None => "cancel",
     };
     value.insert("action".into(), Value::String(action.into()));
-    if let Some(content) = k.result.as_ref().and_then(|r| r.content.clone()) {
+    if let Some(content) = result.and_then(|r| r.content.clone()) {
         value.insert("content".into(), Value::Object(content));
     }
-    let mut related = Map::new();
-    related.insert("taskId".into(), Value::String(k.id.clone()));
-    let mut meta = Map::new();
-    meta.insert(RELATED_TASK_KEY.into(), Value::Object(related));
-    value.insert("_meta".into(), Value::Object(meta));
-    Outcome::Result(Value::Object(value))
+    Value::Object(value)
 }
 
 /// The `Task` object of `k`.

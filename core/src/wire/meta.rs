@@ -112,13 +112,23 @@ impl ClientCapabilities {
     }
 
     /// These capabilities, declaring elicitation as a task (2025-11-25, experimental):
-    /// `tasks.requests.elicitation.create`, `tasks.list` and `tasks.cancel`.
+    /// `tasks.requests.elicitation.create`, `tasks.list` and `tasks.cancel`; and
+    /// `tasks.requests.sampling.createMessage` when sampling is declared (a host with a
+    /// sampling handler).
     pub fn with_elicitation_tasks(mut self) -> Self {
-        self.tasks = Some(serde_json::json!({
+        let mut tasks = serde_json::json!({
             "list": {},
             "cancel": {},
             "requests": { "elicitation": { "create": {} } }
-        }));
+        });
+        let requests = tasks.get_mut("requests").and_then(Value::as_object_mut);
+        if let (Some(requests), Some(_)) = (requests, &self.sampling) {
+            requests.insert(
+                "sampling".into(),
+                serde_json::json!({ "createMessage": {} }),
+            );
+        }
+        self.tasks = Some(tasks);
         self
     }
 
@@ -135,6 +145,14 @@ impl ClientCapabilities {
         self.extensions
             .as_ref()
             .and_then(|e| e.get(crate::driver::task_ext::EXTENSION))
+            .is_some()
+    }
+
+    /// Whether sampling as a task is declared.
+    pub fn sampling_tasks(&self) -> bool {
+        self.tasks
+            .as_ref()
+            .and_then(|t| t.pointer("/requests/sampling/createMessage"))
             .is_some()
     }
 

@@ -1,13 +1,14 @@
-//! Elicitation as a task (2025-11-25, experimental tasks): the declaration, the session's
-//! reading of task-augmented `elicitation/create` and of `tasks/*`, and the task machine,
-//! including hostile input (ids never created, results asked early, floods).
+//! Elicitation and sampling as tasks (2025-11-25, experimental tasks): the declaration,
+//! the session's reading of task-augmented `elicitation/create`, `sampling/createMessage`
+//! and of `tasks/*`, and the task machine, including hostile input (ids never created,
+//! results asked early, floods).
 
 use mcp_elicit::driver::legacy::{LegacyConfig, LegacyEvent, LegacySession};
 use mcp_elicit::driver::tasks::{
     iso8601, ElicitationTasks, Outcome, Reply, RetireWhy, TaskRequest, LIST_PAGE_SIZE,
     MAX_RESULT_WAITERS, MAX_TASKS, MAX_TTL_MS, RELATED_TASK_KEY,
 };
-use mcp_elicit::wire::{ClientCapabilities, ElicitResult, RequestId};
+use mcp_elicit::wire::{ClientCapabilities, ElicitResult, ErrorObject, RequestId};
 use serde_json::{json, Map, Value};
 
 const INIT_RESULT: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"protocolVersion":"2025-11-25","serverInfo":{"name":"Seeds","version":""}}}"#;
@@ -17,7 +18,12 @@ fn body(req: &mcp_elicit::driver::HttpRequest) -> Value {
 }
 
 fn session(tasks: bool) -> (LegacySession, Value) {
-    let mut capabilities = ClientCapabilities::for_host(false);
+    session_with(false, tasks)
+}
+
+/// A session whose host has a sampling handler iff `sampling`, declaring tasks iff `tasks`.
+fn session_with(sampling: bool, tasks: bool) -> (LegacySession, Value) {
+    let mut capabilities = ClientCapabilities::for_host(sampling);
     if tasks {
         capabilities = capabilities.with_elicitation_tasks();
     }
@@ -423,4 +429,218 @@ fn timestamps_are_iso_8601_utc() {
     assert_eq!(iso8601(1_764_066_600_123), "2025-11-25T10:30:00.123Z");
     // The largest time does not panic.
     assert!(iso8601(u64::MAX).ends_with('Z'));
+}
+
+// --- sampling as a task ---------------------------------------------------------------
+
+const SAMPLE_AS_TASK: &str = r#"{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":9,"task":{"ttl":60000}}}"#;
+
+/// A machine with one sampling task, made at time 1000; its task id.
+fn one_sampling_task(ttl: Value) -> (ElicitationTasks, String) {
+    let mut tasks = ElicitationTasks::new();
+    let (id, created) = tasks
+        .create_sampling(RequestId::String("s1".into()), &json!({ "ttl": ttl }), 1000)
+        .unwrap();
+    assert_eq!(created["task"]["taskId"], json!(id));
+    (tasks, id)
+}
+
+fn sampled() -> Outcome {
+    Outcome::Result(
+        json!({"role":"assistant","model":"m","content":{"type":"text","text":"Hello"}}),
+    )
+}
+
+#[test]
+fn sampling_tasks_are_declared_only_with_a_sampling_handler() {
+    let (_, init) = session_with(true, true);
+    assert_eq!(
+        init["params"]["capabilities"]["tasks"]["requests"],
+        json!({"elicitation":{"create":{}},"sampling":{"createMessage":{}}})
+    );
+    assert!(ClientCapabilities::for_host(true)
+        .with_elicitation_tasks()
+        .sampling_tasks());
+    for (sampling, tasks) in [(false, true), (true, false), (false, false)] {
+        let (_, init) = session_with(sampling, tasks);
+        let requests = init["params"]["capabilities"].pointer("/tasks/requests/sampling");
+        assert!(requests.is_none(), "{sampling} {tasks}: {requests:?}");
+    }
+}
+
+#[test]
+fn a_task_augmented_sampling_request_is_read_as_one_only_when_declared() {
+    let (mut s, _) = session_with(true, true);
+    let LegacyEvent::SamplingTask { id, params, task } = s.on_message(SAMPLE_AS_TASK) else {
+        panic!("not read as a task")
+    };
+    assert_eq!(id, RequestId::String("s1".into()));
+    assert_eq!(task, json!({"ttl":60000}));
+    // The handler gets the request's params, the task member taken out.
+    assert!(params.get("task").is_none() && params["maxTokens"] == 9);
+    // Sampling without tasks declared: processed normally.
+    let (mut s, _) = session_with(true, false);
+    assert!(matches!(
+        s.on_message(SAMPLE_AS_TASK),
+        LegacyEvent::Sampling { .. }
+    ));
+    // No sampling declared: refused, as any sampling request.
+    let (mut s, _) = session_with(false, true);
+    let LegacyEvent::Reply { request, .. } = s.on_message(SAMPLE_AS_TASK) else {
+        panic!("not refused")
+    };
+    assert_eq!(body(&request)["error"]["code"], -32601);
+    // A task that is not an object is refused in words.
+    let (mut s, _) = session_with(true, true);
+    for bad in ["7", "\"soon\"", "[]", "null"] {
+        let text = SAMPLE_AS_TASK.replace(r#"{"ttl":60000}"#, bad);
+        let LegacyEvent::Reply { note, .. } = s.on_message(&text) else {
+            panic!("{bad}: not refused")
+        };
+        assert!(note.unwrap().contains("task is not an object"), "{bad}");
+    }
+}
+
+#[test]
+fn a_sampling_task_works_until_the_handler_answers_then_its_result_is_the_answer() {
+    let (mut tasks, id) = one_sampling_task(json!(60000));
+    assert!(id.starts_with("sample-"), "{id}");
+    let h = tasks.on_request(RequestId::Number(1), get(&id), 2000);
+    let task = ok(&h.replies, 1);
+    assert_eq!(task["status"], "working");
+    assert_eq!(task["ttl"], 60000);
+    // tasks/result before the handler ended is held.
+    let h = tasks.on_request(RequestId::Number(2), result_of(&id), 2000);
+    assert!(h.replies.is_empty() && h.retire.is_empty());
+    // It is no card: answering or stopping a card never touches it.
+    assert!(!tasks.has_card("") && tasks.task_of("").is_none());
+    assert!(tasks.answer("", &ElicitResult::cancel(), 2500).is_none());
+    assert!(tasks.stop_card("", 2500).is_empty());
+
+    let replies = tasks.finish_sampling(&id, sampled(), 3000);
+    let result = ok(&replies, 2);
+    assert_eq!(result["content"]["text"], "Hello");
+    assert_eq!(result["model"], "m");
+    assert_eq!(result["_meta"][RELATED_TASK_KEY]["taskId"], json!(id));
+    let h = tasks.on_request(RequestId::Number(3), get(&id), 4000);
+    assert_eq!(ok(&h.replies, 3)["status"], "completed");
+    let h = tasks.on_request(RequestId::Number(4), result_of(&id), 4000);
+    assert_eq!(ok(&h.replies, 4)["role"], "assistant");
+    // Ended: a second end is nothing owed, and the result stays the first.
+    assert!(tasks.finish_sampling(&id, sampled(), 5000).is_empty());
+    // tasks/list lists it with the elicitation tasks.
+    let _ = tasks
+        .create(RequestId::Number(7), "c7".into(), &json!({}), 5000)
+        .unwrap();
+    let h = tasks.on_request(
+        RequestId::Number(5),
+        TaskRequest::List { cursor: None },
+        5000,
+    );
+    let ids: Vec<Value> = ok(&h.replies, 5)["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["taskId"].clone())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert!(ids.contains(&json!(id)));
+}
+
+#[test]
+fn a_failed_handler_fails_its_task_and_tasks_result_is_its_error() {
+    let (mut tasks, id) = one_sampling_task(json!(null));
+    let _ = tasks.on_request(RequestId::Number(2), result_of(&id), 0);
+    let error = ErrorObject {
+        code: -32603,
+        message: "The user refused to share the model.".into(),
+        data: None,
+    };
+    let replies = tasks.finish_sampling(&id, Outcome::Error(error), 1);
+    assert_eq!(
+        err(&replies),
+        (-32603, "The user refused to share the model.".into())
+    );
+    let h = tasks.on_request(RequestId::Number(3), get(&id), 2);
+    let task = ok(&h.replies, 3);
+    assert_eq!(task["status"], "failed");
+    assert!(task["statusMessage"]
+        .as_str()
+        .unwrap()
+        .contains("could not answer"));
+    let h = tasks.on_request(RequestId::Number(4), result_of(&id), 2);
+    assert!(err(&h.replies).1.contains("refused to share"));
+}
+
+#[test]
+fn the_servers_cancel_of_a_sampling_task_retires_no_card_and_drops_the_late_answer() {
+    let (mut tasks, id) = one_sampling_task(json!(null));
+    let _ = tasks.on_request(RequestId::Number(2), result_of(&id), 0);
+    let h = tasks.on_request(
+        RequestId::Number(3),
+        TaskRequest::Cancel {
+            task_id: id.clone(),
+        },
+        1,
+    );
+    assert!(h.retire.is_empty(), "{:?}", h.retire);
+    // The cancel's own answer (the task) and the held tasks/result's (an error in words).
+    assert_eq!(h.replies.len(), 2);
+    assert!(h.replies.iter().any(|r| matches!(
+        &r.outcome,
+        Outcome::Result(t) if r.id == RequestId::Number(3) && t["status"] == "cancelled"
+    )));
+    assert!(h.replies.iter().any(|r| matches!(
+        &r.outcome,
+        Outcome::Error(e) if r.id == RequestId::Number(2) && e.message.contains("cancelled before the host answered")
+    )));
+    // The handler's answer, arriving later, is owed to nobody; the task stays cancelled.
+    assert!(tasks.finish_sampling(&id, sampled(), 2).is_empty());
+    let h = tasks.on_request(RequestId::Number(4), get(&id), 3);
+    assert_eq!(ok(&h.replies, 4)["status"], "cancelled");
+}
+
+#[test]
+fn an_expired_sampling_task_retires_no_card_and_answers_its_waiters_in_words() {
+    let (mut tasks, id) = one_sampling_task(json!(500));
+    let _ = tasks.on_request(RequestId::Number(2), result_of(&id), 1000);
+    assert_eq!(tasks.next_expiry(), Some(1500));
+    let h = tasks.expire(1500);
+    assert!(h.retire.is_empty());
+    assert!(err(&h.replies).1.contains("expired"));
+    assert!(tasks.is_empty());
+    assert!(tasks.finish_sampling(&id, sampled(), 1600).is_empty());
+}
+
+#[test]
+fn hostile_sampling_ends_and_results_change_nothing_they_should_not() {
+    let (mut tasks, id) = one_sampling_task(json!(null));
+    let _ = tasks
+        .create(RequestId::Number(1), "c1".into(), &json!({}), 0)
+        .unwrap();
+    let elicit_id = tasks.task_of("c1").unwrap().to_owned();
+    // An id never created, or an elicitation task's: nothing owed, nothing changed.
+    for other in ["nope", "", elicit_id.as_str()] {
+        assert!(tasks.finish_sampling(other, sampled(), 1).is_empty());
+    }
+    let h = tasks.on_request(RequestId::Number(2), get(&elicit_id), 1);
+    assert_eq!(ok(&h.replies, 2)["status"], "working");
+    // A host result whose `_meta` is not an object still carries the related task.
+    let _ = tasks.on_request(RequestId::Number(3), result_of(&id), 1);
+    let odd = Outcome::Result(json!({"role":"assistant","_meta":7}));
+    let result = ok(&tasks.finish_sampling(&id, odd, 2), 3);
+    assert_eq!(result["_meta"][RELATED_TASK_KEY]["taskId"], json!(id));
+    // Elicitation and sampling share the bound on tasks kept.
+    let mut tasks = ElicitationTasks::new();
+    let mut refused = 0;
+    for n in 0..10_000i64 {
+        if let Err(e) = tasks.create_sampling(RequestId::Number(n), &json!({}), 0) {
+            assert!(e.message.contains("tasks waiting"), "{}", e.message);
+            refused += 1;
+        }
+    }
+    assert_eq!((tasks.len(), refused), (MAX_TASKS, 10_000 - MAX_TASKS));
+    assert!(tasks
+        .create(RequestId::Number(-1), "c".into(), &json!({}), 0)
+        .is_err());
 }
