@@ -8,6 +8,11 @@ loopback port.
   and the server polls `tasks/get` until the person answered, then fetches the answer with
   `tasks/result`. The tool exists only for a client that declares
   `tasks.requests.elicitation.create`.
+- `trigger-sampling-request-async`: the server asks for sampling *as a task*; the client
+  answers at once with a task, runs the host's sampling handler, and the server polls
+  `tasks/get` and reads the handler's answer with `tasks/result`. Offered only to a client
+  that declares `tasks.requests.sampling.createMessage` (this one does when the host gave a
+  sampling handler).
 - `simulate-research-query`: a tool whose `execution.taskSupport` is `required`, called
   as a task: the page shows `[data-testid=task-status]` while it runs, follows `tasks/get`,
   and reads the result with `tasks/result`. With `ambiguous: true` the task asks a question
@@ -27,6 +32,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from fronts import Front, fronting
@@ -184,6 +190,54 @@ def test_a_declined_elicitation_task_reaches_the_server(driver: Any, www: Any, e
     button(form, "Decline").click()
     said = texts(driver)
     assert "[DECLINED]" in said, said
+
+
+# --- sampling as a task ------------------------------------------------------------------------
+
+
+def open_sampling(driver: Any, www: Any, server: Everything, sampler: str | None) -> None:
+    """host.html on the server, with host.html's sampling handler `sampler` (none: None)."""
+    query = {"server": server.url, "protocol": "auto", **({"sampling": sampler} if sampler else {})}
+    driver.get(f"{www.origin}/host.html?{urlencode(query)}")
+    wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}")
+
+
+def tool_names(driver: Any) -> list[str]:
+    return list(
+        driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "window.mcpClient.listTools().then((t) => done(t.map((x) => x.name)), (e) => done([String(e)]));"
+        )
+    )
+
+
+def test_sampling_as_a_task_is_offered_only_to_a_host_with_a_sampling_handler(
+    driver: Any, www: Any, everything: Everything
+) -> None:
+    open_sampling(driver, www, everything, "echo")
+    assert "trigger-sampling-request-async" in tool_names(driver)
+    open_sampling(driver, www, everything, None)
+    names = tool_names(driver)
+    assert "trigger-sampling-request-async" not in names and "trigger-elicitation-request-async" in names, names
+
+
+def test_a_sampling_task_runs_the_hosts_handler_and_its_answer_reaches_the_server(
+    driver: Any, www: Any, everything: Everything
+) -> None:
+    open_sampling(driver, www, everything, "echo")
+    run(driver, "tool", "trigger-sampling-request-async", {"prompt": "hello"})
+    said = texts(driver)
+    assert "[COMPLETED] Async sampling completed!" in said, said
+    assert "Task created: sample-" in said, said
+    assert "echo: Resource trigger-sampling-request-async context: hello" in said, said
+    assert '"io.modelcontextprotocol/related-task"' in said, said
+
+
+def test_a_failed_sampling_handler_fails_the_task_in_words(driver: Any, www: Any, everything: Everything) -> None:
+    open_sampling(driver, www, everything, "fail")
+    run(driver, "tool", "trigger-sampling-request-async", {"prompt": "hello"})
+    said = texts(driver)
+    assert "[FAILED] The host could not answer the sampling request." in said, said
 
 
 # --- a tool called as a task ------------------------------------------------------------------

@@ -31,7 +31,9 @@ use mcp_elicit::driver::tool_tasks::{
 use mcp_elicit::driver::{DriverError, HttpRequest};
 use mcp_elicit::wire::jsonrpc::quote;
 use mcp_elicit::wire::meta::{HANDSHAKE_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSION};
-use mcp_elicit::wire::{Call, ElicitRequestParams, ElicitResult, RequestId, Tool};
+use mcp_elicit::wire::{
+    codes, Call, ElicitRequestParams, ElicitResult, ErrorObject, RequestId, Tool,
+};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use web_sys::{AbortController, AbortSignal};
@@ -817,7 +819,8 @@ impl LegacySession {
                     .on_request(id, request, now_ms());
                 self.handle_tasks(handled, epoch);
             }
-            LegacyEvent::Sampling { id, params } => self.sample(id, params),
+            LegacyEvent::Sampling { id, params } => self.sample(id, params, None),
+            LegacyEvent::SamplingTask { id, params, task } => self.sample(id, params, Some(task)),
             LegacyEvent::ElicitationComplete { elicitation_id } => {
                 (self.inner.sink)(ClientEvent::Completed { elicitation_id })
             }
@@ -1056,22 +1059,51 @@ impl LegacySession {
     /// A server `sampling/createMessage` (the machine surfaces it only when sampling was
     /// declared): the host's handler answers in the background, or its failure is sent back
     /// as the JSON-RPC error, so the server's tool sees why. Beyond
-    /// [`MAX_SAMPLING_IN_FLIGHT`] at once it is refused without asking the handler.
-    fn sample(&self, id: RequestId, params: Value) {
+    /// [`MAX_SAMPLING_IN_FLIGHT`] at once it is refused without asking the handler. One
+    /// asked as a task (`task`, 2025-11-25) is answered at once with the task the core
+    /// made; the handler's answer (or failure) then ends the task, for `tasks/result`.
+    fn sample(&self, id: RequestId, params: Value, task: Option<Value>) {
         let busy = self.inner.sampling_in_flight.get();
-        if busy >= MAX_SAMPLING_IN_FLIGHT {
-            let why = format!(
-                "This client is already answering {MAX_SAMPLING_IN_FLIGHT} sampling requests, \
-                 the most it runs at once; ask again when one is answered."
-            );
-            let refusal = self.inner.machine.borrow().refuse_sampling(&id, &why);
-            if let Ok(request) = refusal {
+        let made = match task {
+            _ if busy >= MAX_SAMPLING_IN_FLIGHT => Err(ErrorObject {
+                code: codes::INTERNAL_ERROR,
+                message: format!(
+                    "This client is already answering {MAX_SAMPLING_IN_FLIGHT} sampling \
+                     requests, the most it runs at once; ask again when one is answered."
+                ),
+                data: None,
+            }),
+            None => Ok(None),
+            Some(task) => self
+                .inner
+                .tasks
+                .borrow_mut()
+                .create_sampling(id.clone(), &task, now_ms())
+                .map(Some),
+        };
+        let (task_id, outcome) = match made {
+            Ok(None) => (None, None),
+            Ok(Some((task_id, created))) => (Some(task_id), Some(Outcome::Result(created))),
+            Err(error) => {
+                (self.inner.sink)(ClientEvent::Notice(format!(
+                    "A sampling request of the server was refused: {}",
+                    error.message
+                )));
+                (None, Some(Outcome::Error(error)))
+            }
+        };
+        if let Some(outcome) = outcome {
+            let reply = Reply {
+                id: id.clone(),
+                outcome,
+            };
+            if let Ok(request) = self.inner.machine.borrow().task_reply(&reply) {
                 self.reply(request, false);
             }
-            (self.inner.sink)(ClientEvent::Notice(format!(
-                "A sampling request of the server was refused: {why}"
-            )));
-            return;
+            if task_id.is_none() {
+                return;
+            }
+            self.watch_task_expiry();
         }
         self.inner.sampling_in_flight.set(busy + 1);
         let session = self.clone();
@@ -1097,18 +1129,41 @@ impl LegacySession {
                 ));
                 return;
             }
-            let reply = {
-                let machine = session.inner.machine.borrow();
-                match &outcome {
-                    Ok(result) => machine.answer_sampling(&id, result),
-                    Err(why) => machine.refuse_sampling(&id, why),
+            if let Some(task_id) = task_id {
+                // Asked as a task: the answer ends the task; held tasks/result get it.
+                let ended = match &outcome {
+                    Ok(result) => Outcome::Result(result.clone()),
+                    Err(why) => Outcome::Error(ErrorObject {
+                        code: codes::INTERNAL_ERROR,
+                        message: why.clone(),
+                        data: None,
+                    }),
+                };
+                let replies =
+                    session
+                        .inner
+                        .tasks
+                        .borrow_mut()
+                        .finish_sampling(&task_id, ended, now_ms());
+                let handled = Handled {
+                    replies,
+                    retire: Vec::new(),
+                };
+                session.handle_tasks(handled, epoch);
+            } else {
+                let reply = {
+                    let machine = session.inner.machine.borrow();
+                    match &outcome {
+                        Ok(result) => machine.answer_sampling(&id, result),
+                        Err(why) => machine.refuse_sampling(&id, why),
+                    }
+                };
+                if let Ok(request) = reply {
+                    session.reply(request, false);
                 }
-            };
+            }
             if let Err(why) = outcome {
                 (session.inner.sink)(ClientEvent::Notice(ClientError::Sampling(why).to_string()));
-            }
-            if let Ok(request) = reply {
-                session.reply(request, false);
             }
         });
     }
