@@ -262,6 +262,9 @@ impl LegacySession {
         self.inner.handshaken.set(false);
         let epoch = route::next_session();
         self.inner.epoch.set(epoch);
+        // The old session's tasks go with it: their ids mean nothing to the new one, and
+        // their cards are the old session's (an answer is kept for the re-run of the call).
+        *self.inner.tasks.borrow_mut() = ElicitationTasks::new();
         exchange::bounded(&self.inner.endpoint, ANSWER_POST_TIMEOUT_MS, |signal| {
             self.handshake_exchange(signal, epoch)
         })

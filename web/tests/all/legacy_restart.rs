@@ -27,9 +27,9 @@ use wasm_bindgen_test::*;
 /// call's argument) under the next server id, and stays open. Answers are taken (202), or refused with 503
 /// while `failAnswers` is set. `restart()` forgets the session and the ids. With
 /// `finishOnAnswer` set, a taken answer also ends its call: the stream carries the call's
-/// result and closes.
+/// result and closes. With `asTask` set, the question is asked as a task (2025-11-25).
 const FAKE_SERVER: &str = r#"
-const fake = { session: 1, nextId: 0, failAnswers: false, failInitialized: false, finishOnAnswer: false, posts: [], streams: [], asked: {} };
+const fake = { session: 1, nextId: 0, failAnswers: false, failInitialized: false, finishOnAnswer: false, asTask: false, posts: [], streams: [], asked: {} };
 fake.restart = () => {
   fake.session += 1; fake.nextId = 0;
   for (const c of fake.streams) { try { c.error(new TypeError('server went away')); } catch (e) {} }
@@ -68,6 +68,7 @@ return async (request, reply) => {
   const id = fake.nextId++;
   const params = { message: 'Q ' + msg.params.arguments.q,
     requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } };
+  if (fake.asTask) params.task = { ttl: 600000 };
   const body = new ReadableStream({ start(c) {
     fake.streams.push(c);
     fake.asked[id] = { c, call: msg.id };
@@ -396,4 +397,34 @@ async fn a_call_that_returns_says_so_for_its_cards() {
     until("the call's result", || done.borrow().is_some()).await;
     assert_eq!(*done.borrow(), Some(true));
     assert_eq!(seen.borrow().ended, vec![a], "only the call that returned");
+}
+
+/// A question asked as a task goes with its session: after a restart its card is a card of
+/// the old session like any other (its answer is kept for the re-run of its call, not
+/// taken by a task the new session never made), and the re-run's task gets it.
+#[wasm_bindgen_test]
+async fn a_task_of_the_old_session_is_forgotten_with_it() {
+    let (session, seen) = connect().await;
+    Reflect::set(&fake(), &"asTask".into(), &true.into()).expect("set");
+    call(&session, "a", "a");
+    settle().await;
+    let a = card_of(&seen, "Q a");
+    let created = answers_posted();
+    assert_eq!(created.len(), 1, "{created:?}");
+    assert_eq!(created[0].1["result"]["task"]["status"], json!("working"));
+    restart();
+    settle().await;
+    // Another call renews the session.
+    call(&session, "c", "c");
+    settle().await;
+    card_of(&seen, "Q c");
+    assert_eq!(
+        session.answer(&a, yes()).await,
+        Err(ClientError::RequestLost)
+    );
+    assert!(seen.borrow().answered.is_empty(), "not taken by the old task");
+    // The re-run of "a" asks again as a task: its new task completes with the kept answer.
+    call(&session, "a", "a");
+    settle().await;
+    assert_eq!(seen.borrow().answered, vec![a], "replayed into the re-run");
 }
