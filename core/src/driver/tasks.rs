@@ -258,17 +258,15 @@ impl ElicitationTasks {
     }
 
     /// A task-augmented `sampling/createMessage` (request `request`) arrived with `task`:
-    /// the task's id (for [`ElicitationTasks::finish_sampling`]) and the `CreateTaskResult`
-    /// to answer at once, or an error in words (then the handler is not asked).
+    /// the `CreateTaskResult` to answer at once, or an error in words (then the handler is
+    /// not asked).
     pub fn create_sampling(
         &mut self,
         request: RequestId,
         task: &Value,
         now_ms: u64,
-    ) -> Result<(String, Value), ErrorObject> {
-        let created = self.make(Kind::Sampling, request, String::new(), task, now_ms)?;
-        let id = self.kept.last().map(|k| k.id.clone()).unwrap_or_default();
-        Ok((id, created))
+    ) -> Result<Value, ErrorObject> {
+        self.make(Kind::Sampling, request, String::new(), task, now_ms)
     }
 
     fn make(
@@ -367,13 +365,20 @@ impl ElicitationTasks {
         })
     }
 
-    /// The host's sampling handler ended for the sampling task `task_id`: `completed` with
-    /// its `CreateMessageResult`, or `failed` with its error; the held `tasks/result`
-    /// requests get it. Nothing is owed when the task already ended (cancelled, expired).
-    pub fn finish_sampling(&mut self, task_id: &str, outcome: Outcome, now_ms: u64) -> Vec<Reply> {
+    /// The host's sampling handler ended for the sampling task of the server's request
+    /// `request`: `completed` with its `CreateMessageResult`, or `failed` with its error;
+    /// the held `tasks/result` requests get it. Nothing is owed when the task already
+    /// ended (cancelled, expired).
+    pub fn finish_sampling(
+        &mut self,
+        request: &RequestId,
+        outcome: Outcome,
+        now_ms: u64,
+    ) -> Vec<Reply> {
         let Some(kept) = self
-            .find_mut(task_id)
-            .filter(|k| k.kind == Kind::Sampling && !k.status.is_terminal())
+            .kept
+            .iter_mut()
+            .find(|k| k.kind == Kind::Sampling && k.request == *request && !k.status.is_terminal())
         else {
             return Vec::new();
         };
@@ -566,19 +571,14 @@ fn final_outcome(k: &Kept) -> Outcome {
     };
     let mut related = Map::new();
     related.insert("taskId".into(), Value::String(k.id.clone()));
-    let related = Value::Object(related);
     // The host's `_meta` is kept; one that is not an object is replaced.
     if let Some(object) = value.as_object_mut() {
-        match object.get_mut("_meta").and_then(Value::as_object_mut) {
-            Some(meta) => {
-                meta.insert(RELATED_TASK_KEY.into(), related);
-            }
-            None => {
-                let mut meta = Map::new();
-                meta.insert(RELATED_TASK_KEY.into(), related);
-                object.insert("_meta".into(), Value::Object(meta));
-            }
-        }
+        let mut meta = match object.remove("_meta") {
+            Some(Value::Object(meta)) => meta,
+            _ => Map::new(),
+        };
+        meta.insert(RELATED_TASK_KEY.into(), Value::Object(related));
+        object.insert("_meta".into(), Value::Object(meta));
     }
     Outcome::Result(value)
 }

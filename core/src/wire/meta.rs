@@ -116,19 +116,14 @@ impl ClientCapabilities {
     /// `tasks.requests.sampling.createMessage` when sampling is declared (a host with a
     /// sampling handler).
     pub fn with_elicitation_tasks(mut self) -> Self {
-        let mut tasks = serde_json::json!({
-            "list": {},
-            "cancel": {},
-            "requests": { "elicitation": { "create": {} } }
-        });
-        let requests = tasks.get_mut("requests").and_then(Value::as_object_mut);
-        if let (Some(requests), Some(_)) = (requests, &self.sampling) {
-            requests.insert(
-                "sampling".into(),
-                serde_json::json!({ "createMessage": {} }),
-            );
-        }
-        self.tasks = Some(tasks);
+        // Read from text: smaller in the client's wasm than building the maps.
+        let tasks = match self.sampling {
+            Some(_) => {
+                r#"{"list":{},"cancel":{},"requests":{"elicitation":{"create":{}},"sampling":{"createMessage":{}}}}"#
+            }
+            None => r#"{"list":{},"cancel":{},"requests":{"elicitation":{"create":{}}}}"#,
+        };
+        self.tasks = serde_json::from_str(tasks).ok();
         self
     }
 

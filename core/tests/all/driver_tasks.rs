@@ -435,13 +435,18 @@ fn timestamps_are_iso_8601_utc() {
 
 const SAMPLE_AS_TASK: &str = r#"{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":9,"task":{"ttl":60000}}}"#;
 
-/// A machine with one sampling task, made at time 1000; its task id.
+/// The server's request `s1`.
+fn s1() -> RequestId {
+    RequestId::String("s1".into())
+}
+
+/// A machine with one sampling task (for request `s1`), made at time 1000; its task id.
 fn one_sampling_task(ttl: Value) -> (ElicitationTasks, String) {
     let mut tasks = ElicitationTasks::new();
-    let (id, created) = tasks
-        .create_sampling(RequestId::String("s1".into()), &json!({ "ttl": ttl }), 1000)
+    let created = tasks
+        .create_sampling(s1(), &json!({ "ttl": ttl }), 1000)
         .unwrap();
-    assert_eq!(created["task"]["taskId"], json!(id));
+    let id = created["task"]["taskId"].as_str().unwrap().to_owned();
     (tasks, id)
 }
 
@@ -517,7 +522,7 @@ fn a_sampling_task_works_until_the_handler_answers_then_its_result_is_the_answer
     assert!(tasks.answer("", &ElicitResult::cancel(), 2500).is_none());
     assert!(tasks.stop_card("", 2500).is_empty());
 
-    let replies = tasks.finish_sampling(&id, sampled(), 3000);
+    let replies = tasks.finish_sampling(&s1(), sampled(), 3000);
     let result = ok(&replies, 2);
     assert_eq!(result["content"]["text"], "Hello");
     assert_eq!(result["model"], "m");
@@ -527,7 +532,7 @@ fn a_sampling_task_works_until_the_handler_answers_then_its_result_is_the_answer
     let h = tasks.on_request(RequestId::Number(4), result_of(&id), 4000);
     assert_eq!(ok(&h.replies, 4)["role"], "assistant");
     // Ended: a second end is nothing owed, and the result stays the first.
-    assert!(tasks.finish_sampling(&id, sampled(), 5000).is_empty());
+    assert!(tasks.finish_sampling(&s1(), sampled(), 5000).is_empty());
     // tasks/list lists it with the elicitation tasks.
     let _ = tasks
         .create(RequestId::Number(7), "c7".into(), &json!({}), 5000)
@@ -556,7 +561,7 @@ fn a_failed_handler_fails_its_task_and_tasks_result_is_its_error() {
         message: "The user refused to share the model.".into(),
         data: None,
     };
-    let replies = tasks.finish_sampling(&id, Outcome::Error(error), 1);
+    let replies = tasks.finish_sampling(&s1(), Outcome::Error(error), 1);
     assert_eq!(
         err(&replies),
         (-32603, "The user refused to share the model.".into())
@@ -595,7 +600,7 @@ fn the_servers_cancel_of_a_sampling_task_retires_no_card_and_drops_the_late_answ
         Outcome::Error(e) if r.id == RequestId::Number(2) && e.message.contains("cancelled before the host answered")
     )));
     // The handler's answer, arriving later, is owed to nobody; the task stays cancelled.
-    assert!(tasks.finish_sampling(&id, sampled(), 2).is_empty());
+    assert!(tasks.finish_sampling(&s1(), sampled(), 2).is_empty());
     let h = tasks.on_request(RequestId::Number(4), get(&id), 3);
     assert_eq!(ok(&h.replies, 4)["status"], "cancelled");
 }
@@ -609,7 +614,7 @@ fn an_expired_sampling_task_retires_no_card_and_answers_its_waiters_in_words() {
     assert!(h.retire.is_empty());
     assert!(err(&h.replies).1.contains("expired"));
     assert!(tasks.is_empty());
-    assert!(tasks.finish_sampling(&id, sampled(), 1600).is_empty());
+    assert!(tasks.finish_sampling(&s1(), sampled(), 1600).is_empty());
 }
 
 #[test]
@@ -619,16 +624,16 @@ fn hostile_sampling_ends_and_results_change_nothing_they_should_not() {
         .create(RequestId::Number(1), "c1".into(), &json!({}), 0)
         .unwrap();
     let elicit_id = tasks.task_of("c1").unwrap().to_owned();
-    // An id never created, or an elicitation task's: nothing owed, nothing changed.
-    for other in ["nope", "", elicit_id.as_str()] {
-        assert!(tasks.finish_sampling(other, sampled(), 1).is_empty());
+    // A request that made no task, or an elicitation task's: nothing owed, nothing changed.
+    for other in [RequestId::String("nope".into()), RequestId::Number(1)] {
+        assert!(tasks.finish_sampling(&other, sampled(), 1).is_empty());
     }
     let h = tasks.on_request(RequestId::Number(2), get(&elicit_id), 1);
     assert_eq!(ok(&h.replies, 2)["status"], "working");
     // A host result whose `_meta` is not an object still carries the related task.
     let _ = tasks.on_request(RequestId::Number(3), result_of(&id), 1);
     let odd = Outcome::Result(json!({"role":"assistant","_meta":7}));
-    let result = ok(&tasks.finish_sampling(&id, odd, 2), 3);
+    let result = ok(&tasks.finish_sampling(&s1(), odd, 2), 3);
     assert_eq!(result["_meta"][RELATED_TASK_KEY]["taskId"], json!(id));
     // Elicitation and sampling share the bound on tasks kept.
     let mut tasks = ElicitationTasks::new();

@@ -1067,51 +1067,53 @@ impl LegacySession {
     /// made; the handler's answer (or failure) then ends the task, for `tasks/result`.
     fn sample(&self, id: RequestId, params: Value, task: Option<Value>) {
         let busy = self.inner.sampling_in_flight.get();
-        let made = match task {
-            _ if busy >= MAX_SAMPLING_IN_FLIGHT => Err(ErrorObject {
-                code: codes::INTERNAL_ERROR,
-                message: format!(
-                    "This client is already answering {MAX_SAMPLING_IN_FLIGHT} sampling \
-                     requests, the most it runs at once; ask again when one is answered."
-                ),
-                data: None,
-            }),
-            None => Ok(None),
-            Some(task) => self
-                .inner
-                .tasks
-                .borrow_mut()
-                .create_sampling(id.clone(), &task, now_ms())
-                .map(Some),
-        };
-        let (task_id, outcome) = match made {
-            Ok(None) => (None, None),
-            Ok(Some((task_id, created))) => (Some(task_id), Some(Outcome::Result(created))),
-            Err(error) => {
-                (self.inner.sink)(ClientEvent::Notice(format!(
-                    "A sampling request of the server was refused: {}",
-                    error.message
-                )));
-                (None, Some(Outcome::Error(error)))
-            }
-        };
-        if let Some(outcome) = outcome {
-            let reply = Reply {
-                id: id.clone(),
-                outcome,
-            };
-            if let Ok(request) = self.inner.machine.borrow().task_reply(&reply) {
+        if busy >= MAX_SAMPLING_IN_FLIGHT {
+            let why = format!(
+                "This client is already answering {MAX_SAMPLING_IN_FLIGHT} sampling requests, \
+                 the most it runs at once; ask again when one is answered."
+            );
+            let refusal = self.inner.machine.borrow().refuse_sampling(&id, &why);
+            if let Ok(request) = refusal {
                 self.reply(request, false);
             }
-            if task_id.is_none() {
+            (self.inner.sink)(ClientEvent::Notice(format!(
+                "A sampling request of the server was refused: {why}"
+            )));
+            return;
+        }
+        let epoch = self.inner.epoch.get();
+        let as_task = task.is_some();
+        if let Some(task) = task {
+            // The task's CreateTaskResult (or why none was made, in words) goes at once.
+            let created =
+                self.inner
+                    .tasks
+                    .borrow_mut()
+                    .create_sampling(id.clone(), &task, now_ms());
+            let made = created.is_ok();
+            let outcome = match created {
+                Ok(created) => Outcome::Result(created),
+                Err(error) => Outcome::Error(error),
+            };
+            let replies = vec![Reply {
+                id: id.clone(),
+                outcome,
+            }];
+            self.handle_tasks(
+                Handled {
+                    replies,
+                    retire: Vec::new(),
+                },
+                epoch,
+            );
+            if !made {
                 return;
             }
             self.watch_task_expiry();
         }
         self.inner.sampling_in_flight.set(busy + 1);
         let session = self.clone();
-        // The session the request came on: its reply goes there or nowhere.
-        let epoch = self.inner.epoch.get();
+        // The session the request came on (`epoch`): its reply goes there or nowhere.
         wasm_bindgen_futures::spawn_local(async move {
             let outcome = match &session.inner.sampling {
                 Some(handler) => handler.sample(params).await,
@@ -1132,42 +1134,33 @@ impl LegacySession {
                 ));
                 return;
             }
-            if let Some(task_id) = task_id {
-                // Asked as a task: the answer ends the task; held tasks/result get it.
-                let ended = match &outcome {
-                    Ok(result) => Outcome::Result(result.clone()),
-                    Err(why) => Outcome::Error(ErrorObject {
+            let outcome = match outcome {
+                Ok(result) => Outcome::Result(result),
+                Err(why) => {
+                    let message = why.clone();
+                    (session.inner.sink)(ClientEvent::Notice(
+                        ClientError::Sampling(why).to_string(),
+                    ));
+                    Outcome::Error(ErrorObject {
                         code: codes::INTERNAL_ERROR,
-                        message: why.clone(),
+                        message,
                         data: None,
-                    }),
-                };
-                let replies =
-                    session
-                        .inner
-                        .tasks
-                        .borrow_mut()
-                        .finish_sampling(&task_id, ended, now_ms());
-                let handled = Handled {
-                    replies,
-                    retire: Vec::new(),
-                };
-                session.handle_tasks(handled, epoch);
-            } else {
-                let reply = {
-                    let machine = session.inner.machine.borrow();
-                    match &outcome {
-                        Ok(result) => machine.answer_sampling(&id, result),
-                        Err(why) => machine.refuse_sampling(&id, why),
-                    }
-                };
-                if let Ok(request) = reply {
-                    session.reply(request, false);
+                    })
                 }
-            }
-            if let Err(why) = outcome {
-                (session.inner.sink)(ClientEvent::Notice(ClientError::Sampling(why).to_string()));
-            }
+            };
+            // The answer to the request; asked as a task, it ends the task instead (the
+            // held tasks/result get it).
+            let replies = if as_task {
+                let mut tasks = session.inner.tasks.borrow_mut();
+                tasks.finish_sampling(&id, outcome, now_ms())
+            } else {
+                vec![Reply { id, outcome }]
+            };
+            let handled = Handled {
+                replies,
+                retire: Vec::new(),
+            };
+            session.handle_tasks(handled, epoch);
         });
     }
 

@@ -422,7 +422,10 @@ async fn a_task_of_the_old_session_is_forgotten_with_it() {
         session.answer(&a, yes()).await,
         Err(ClientError::RequestLost)
     );
-    assert!(seen.borrow().answered.is_empty(), "not taken by the old task");
+    assert!(
+        seen.borrow().answered.is_empty(),
+        "not taken by the old task"
+    );
     // The re-run of "a" asks again as a task: its new task completes with the kept answer.
     call(&session, "a", "a");
     settle().await;
