@@ -234,8 +234,9 @@ fn auth(
     // mcp_elicit_signin.js (a string or a URL).
     let sign_in_wasm = match field(value, "signInWasm")? {
         None => None,
-        Some(v) if v.is_string() || v.is_instance_of::<web_sys::Url>() => {
-            Some(String::from(js_sys::JsString::from(v)))
+        Some(v) if v.is_string() => v.as_string(),
+        Some(v) if v.is_instance_of::<web_sys::Url>() => {
+            Some(v.unchecked_into::<web_sys::Url>().href())
         }
         Some(_) => return Err("options.auth.signInWasm must be a string or a URL".into()),
     };

@@ -395,3 +395,63 @@ def test_sign_in_wasm_that_does_not_load_is_said_and_tried_again(
         driver.execute_script("window.reconnect(0)")  # the same page: the load is tried again
         sign_in_button(sign_in_card(driver)).click()
         assert result(driver) == SIGNED_IN
+
+
+def test_sign_in_wasm_from_sign_in_wasm_option(
+    driver: Any, auth_server: Callable[..., AuthServer], tmp_path: Path
+) -> None:
+    """A bundle that keeps sign-in's wasm elsewhere names it with `auth.signInWasm` (here a
+    URL object, as a bundler's asset import gives one)."""
+    root = tmp_path / "www"
+    root.mkdir()
+    for entry in [*WWW.iterdir(), *PAGES.iterdir()]:
+        if entry.name != "pkg":
+            (root / entry.name).symlink_to(entry)
+    (root / "pkg").mkdir()
+    for entry in (WWW / "pkg").iterdir():
+        if entry.name != "mcp_elicit_signin_bg.wasm":
+            (root / "pkg" / entry.name).symlink_to(entry)
+    (root / "assets").mkdir()
+    (root / "assets" / "signin-1234.wasm").symlink_to(WWW / "pkg" / "mcp_elicit_signin_bg.wasm")
+    driver.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument",
+        {"source": "window.mcpElicitHostOptions = "
+         "{ auth: { signInWasm: new URL('assets/signin-1234.wasm', location.href) } };"},
+    )
+    server = auth_server()
+    with StaticServer(root) as www:
+        driver.get(page_url(www, [server], tool=Auth.WHOAMI))
+        sign_in_button(sign_in_card(driver)).click()
+        assert result(driver) == SIGNED_IN
+
+
+def test_a_call_stopped_during_its_sign_in_takes_the_card_away(
+    driver: Any, auth_www: StaticServer, auth_server: Callable[..., AuthServer]
+) -> None:
+    """Stop on a call waiting for a step-up sign-in: the card goes with it (the sign-in in
+    its own wasm is told), and a later call signs in with a card of its own, only one."""
+    from selenium.webdriver.common.by import By
+
+    server = auth_server()
+    driver.get(page_url(auth_www, [server], tool=Auth.WHOAMI))
+    sign_in_button(sign_in_card(driver)).click()
+    assert result(driver) == SIGNED_IN
+    driver.execute_script(
+        """
+        const stop = new AbortController();
+        window.stopCall = () => stop.abort();
+        window.mcpClients[0].callTool(arguments[0], {}, { signal: stop.signal })
+          .then(() => { window.stopped = "answered"; }, (e) => { window.stopped = e.message; });
+        """,
+        Auth.ADMIN_REPORT,
+    )
+    sign_in_card(driver)  # 403 insufficient_scope: the step-up card
+    driver.execute_script("window.stopCall()")
+    wait_for(driver, lambda d: d.execute_script("return window.stopped"), "the stopped call's end")
+    wait_for(driver, lambda d: no_card(d), "the sign-in card gone with its call")
+    run_tool(driver, 0, Auth.ADMIN_REPORT)
+    sign_in_card(driver)
+    cards = driver.find_elements(By.CSS_SELECTOR, "[data-testid=container-0] [data-testid=sign-in]")
+    assert len(cards) == 1, f"one sign-in card, not {len(cards)}"
+    sign_in_button(cards[0]).click()
+    assert result(driver) == Auth.REPORT.format(scopes=f"{Auth.ADMIN_SCOPE} {Auth.SCOPE}")

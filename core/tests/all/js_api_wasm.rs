@@ -1,5 +1,5 @@
 //! The JS API in headless Chromium, called through JS values exactly as a page would.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "js-api"))]
 
 use crate::js_values::{get, js, stringify};
 use js_sys::{Function, Reflect};

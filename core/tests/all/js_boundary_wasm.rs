@@ -1,7 +1,7 @@
 //! Hostile JS values at the core's JS API, in headless Chromium: cycles, throwing getters,
 //! throwing Proxy traps and absurd nesting are refused in words (an `Error` for a schema,
 //! a `type` error for content), and the module keeps working afterwards.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "js-api"))]
 
 use crate::js_values::{get, js, stringify};
 use mcp_elicit::js::{compile_schema, json_from_js, validate_content_js, UndefinedMembers};

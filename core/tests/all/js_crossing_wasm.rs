@@ -2,7 +2,7 @@
 //! the snippet's compact encoding (the fast way) must read as the very value the JSON text
 //! way reads, and must leave to the text way every value it is not sure of, so that what is
 //! refused, and in which words, stays the text way's.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "js-api"))]
 
 use crate::js_values::{get, js, stringify};
 use js_sys::{Array, Reflect};

@@ -1,5 +1,5 @@
 //! Small helpers the browser tests share: JSON text to a JS value and back, and a member.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "js-api"))]
 
 use js_sys::{Reflect, JSON};
 use wasm_bindgen::JsValue;

@@ -37,7 +37,8 @@ use crate::transport::{self, sleep, ByteStream, Fetcher, TransportError};
 const POPUP_CHECK_MS: u32 = 400;
 
 /// The keys of the card's and the flow's words, sent across already in the person's
-/// language (sign-in's wasm then needs no catalog of its own).
+/// language (sign-in's wasm then needs none of its catalogs but English's, which the
+/// overrides are checked against).
 pub(super) const TEXT_KEYS: [&str; 10] = [
     "sign_in.label",
     "sign_in.asks",
@@ -217,12 +218,16 @@ pub async fn sign_in(input: JsValue) -> Result<JsValue, JsValue> {
         .get("config")
         .and_then(config_of)
         .ok_or_else(unreadable)?;
-    let container: web_sys::HtmlElement = get("container").dyn_into().map_err(|_| unreadable())?;
+    // Not an `instanceof` check: a container in another frame is an element all the same.
+    let container: web_sys::HtmlElement = get("container").unchecked_into();
     let run = Run {
         server_url,
         config,
         fetcher: Fetcher::new(get("fetch").dyn_into().ok()),
-        store: Store::from_js(get("store")),
+        store: Store::from_js(
+            &get("storeKind").as_string().unwrap_or_default(),
+            get("store"),
+        ),
         container,
         messages: messages_of(&facts),
     };
@@ -230,10 +235,35 @@ pub async fn sign_in(input: JsValue) -> Result<JsValue, JsValue> {
     let grant = facts.get("grant").and_then(store::grant_of);
     let returned = text(&facts, "returned");
     let pending = facts.get("pending").and_then(store::entropy_of);
-    match run.run(challenge, grant, returned, pending).await {
-        Ok(record) => Ok(JsValue::from_str(&record.to_string())),
-        Err(why) => Err(JsValue::from_str(&why)),
+    let signal: Option<web_sys::AbortSignal> = get("signal").dyn_into().ok();
+    let outcome = {
+        let running = run.run(challenge, grant, returned, pending).boxed_local();
+        select(running, aborted(signal).boxed_local()).await
+    };
+    match outcome {
+        Either::Left((Ok(record), _)) => Ok(JsValue::from_str(&record.to_string())),
+        Either::Left((Err(why), _)) => Err(JsValue::from_str(&why)),
+        // The call that needed this sign-in ended (Stop, a timeout, close()): the card goes
+        // with the flow, and nobody reads this answer.
+        Either::Right(((), _)) => Err(JsValue::from_str("stopped")),
     }
+}
+
+/// Resolves when `signal` aborts (never without one).
+async fn aborted(signal: Option<web_sys::AbortSignal>) {
+    let Some(signal) = signal else {
+        return futures::future::pending().await;
+    };
+    if signal.aborted() {
+        return;
+    }
+    let (tx, rx) = futures::channel::oneshot::channel::<()>();
+    let on_abort = wasm_bindgen::closure::Closure::once(move || {
+        let _ = tx.send(());
+    });
+    let _ = signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
+    let _ = rx.await;
+    drop(on_abort);
 }
 
 /// What one sign-in works with.

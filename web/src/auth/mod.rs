@@ -15,7 +15,9 @@
 //!
 //! Tokens never leave this module but in the `Authorization` header of a request to the
 //! server they were issued for ([`SignIn::authorization`], used only by
-//! [`crate::client::Endpoint`]), and in the store. No error text or log carries one.
+//! [`crate::client::Endpoint`]), in the store, and in the facts handed to sign-in's own
+//! wasm on this page (an object without a prototype, in one call). No error text or log
+//! carries one.
 
 mod card;
 pub mod flow;
@@ -26,7 +28,7 @@ use std::cell::{Cell, RefCell};
 
 use js_sys::{Function, Object, Promise, Reflect};
 use mcp_elicit::auth::{challenge, AuthConfig, Challenge, Entropy, Grant};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 pub use mcp_elicit::auth::MAX_AUTHORIZATIONS_PER_REQUEST;
 pub use store::{keep_pending, take_pending, Store, MAX_REGISTRATIONS};
@@ -173,47 +175,64 @@ impl SignIn {
             None => self.store.grant(&self.server_url).await,
         };
         let config = self.config.borrow().clone();
+        let returned = self.returned.borrow_mut().take();
+        let pending = self.pending.borrow_mut().take();
         let facts = flow::Facts {
             server_url: &self.server_url,
             config: &config,
             challenge: &challenge,
             grant: grant.as_ref(),
-            returned: self.returned.borrow_mut().take(),
-            pending: self.pending.borrow_mut().take(),
+            returned: returned.clone(),
+            pending: pending.clone(),
             messages: &self.messages,
         };
-        let input = Object::new();
+        // When this future is dropped (Stop, a timeout, close()), the sign-in in the other
+        // wasm ends too, and its card goes.
+        let mut stop = Stop(web_sys::AbortController::new().ok());
+        let signal = stop
+            .0
+            .as_ref()
+            .map_or(JsValue::UNDEFINED, |c| c.signal().into());
+        let (store_kind, store) = self.store.to_js();
         let fetch = self
             .fetcher
             .host_fetch()
             .map_or(JsValue::UNDEFINED, JsValue::from);
+        let wasm = self
+            .wasm_url
+            .as_deref()
+            .map_or(JsValue::UNDEFINED, JsValue::from_str);
+        // No prototype: nothing a page script put on Object.prototype sees what crosses.
+        let input: Object = Object::create(JsValue::NULL.unchecked_ref());
         for (name, value) in [
             ("facts", JsValue::from_str(&facts.to_json())),
             ("fetch", fetch),
-            ("store", self.store.to_js()),
+            ("storeKind", JsValue::from_str(store_kind)),
+            ("store", store),
             ("container", self.container.clone().into()),
-            (
-                "wasm",
-                self.wasm_url
-                    .as_deref()
-                    .map_or(JsValue::UNDEFINED, JsValue::from_str),
-            ),
+            ("signal", signal),
+            ("wasm", wasm),
         ] {
             let _ = Reflect::set(&input, &JsValue::from_str(name), &value);
         }
         let unavailable = || ClientError::SignIn(self.messages.t("sign_in.unavailable", &[]));
-        let started = self
-            .runner
-            .call1(&JsValue::NULL, &input)
-            .map_err(|_| unavailable())?;
-        let answer = wasm_bindgen_futures::JsFuture::from(Promise::resolve(&started)).await;
+        let answer = match self.runner.call1(&JsValue::NULL, &input) {
+            Ok(started) => wasm_bindgen_futures::JsFuture::from(Promise::resolve(&started)).await,
+            Err(why) => Err(why),
+        };
+        stop.0 = None; // finished: nothing to stop
         let record = match answer {
             Ok(record) => record,
-            // The flow's words; anything else (the module did not load) in ours.
-            Err(why) => {
-                return Err(why
-                    .as_string()
-                    .map_or_else(unavailable, ClientError::SignIn))
+            // The flow's words.
+            Err(why) if why.is_string() => {
+                return Err(ClientError::SignIn(why.as_string().unwrap_or_default()))
+            }
+            // Anything else: its wasm did not load (or failed): a callback a full-page
+            // redirect brought back waits for the next try.
+            Err(_) => {
+                *self.returned.borrow_mut() = returned;
+                *self.pending.borrow_mut() = pending;
+                return Err(unavailable());
             }
         };
         let grant = record
@@ -224,5 +243,16 @@ impl SignIn {
         *self.held.borrow_mut() = Some(grant);
         self.generation.set(self.generation.get().wrapping_add(1));
         Ok(())
+    }
+}
+
+/// Aborts its controller when dropped before the sign-in ended.
+struct Stop(Option<web_sys::AbortController>);
+
+impl Drop for Stop {
+    fn drop(&mut self) {
+        if let Some(controller) = self.0.take() {
+            controller.abort();
+        }
     }
 }

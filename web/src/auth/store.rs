@@ -30,24 +30,25 @@ pub enum Store {
 }
 
 impl Store {
-    /// The store as it crosses to sign-in's own wasm: `"session"`, the memory's `Map`, or
-    /// the host's object ([`Store::from_js`] reads it back).
-    pub fn to_js(&self) -> JsValue {
+    /// The store as it crosses to sign-in's own wasm: its kind (`session`, `memory` or
+    /// `host`) and its value (none, the memory's `Map`, the host's object);
+    /// [`Store::from_js`] reads it back.
+    pub fn to_js(&self) -> (&'static str, JsValue) {
         match self {
-            Store::Session => JsValue::from_str("session"),
-            Store::Memory(map) => map.into(),
-            Store::Host(host) => host.clone(),
+            Store::Session => ("session", JsValue::UNDEFINED),
+            Store::Memory(map) => ("memory", map.into()),
+            Store::Host(host) => ("host", host.clone()),
         }
     }
 
-    /// [`Store::to_js`] read back.
-    pub fn from_js(value: JsValue) -> Store {
-        if value.as_string().as_deref() == Some("session") {
-            Store::Session
-        } else if value.is_instance_of::<js_sys::Map>() {
-            Store::Memory(value.unchecked_into())
-        } else {
-            Store::Host(value)
+    /// [`Store::to_js`] read back (a kind it does not know: the tab's session).
+    pub fn from_js(kind: &str, value: JsValue) -> Store {
+        match kind {
+            "memory" if value.is_instance_of::<js_sys::Map>() => {
+                Store::Memory(value.unchecked_into())
+            }
+            "host" => Store::Host(value),
+            _ => Store::Session,
         }
     }
 
