@@ -19,6 +19,7 @@ export const {
   compileSchema,
   validateContent,
   compileValidator,
+  loadLocale,
 } = api;
 
 /** For a host's own sign-in callback page (oauth-callback.js, also in the built www/). */

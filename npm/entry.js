@@ -98,6 +98,16 @@ export function guardedEntry(wasmInit, wasm, wasmFile) {
       if (options === undefined || options === null || answer.ok) return answer;
       return wasm.wordErrors(requestedSchema, content, answer, options);
     },
+    /**
+     * Loads the catalog of `locale` (absent: the browser's languages); resolves to the tag of
+     * the catalog now used for it (`en` when none fits or it could not be loaded). elicit,
+     * McpClient.connect and <mcp-elicitation lang> load theirs themselves; validateContent
+     * in a browser words its errors in a language once loaded (under Node it reads it).
+     */
+    loadLocale(locale) {
+      if (!ready) return Promise.reject(notReady("loadLocale()"));
+      return wasm.loadLocale(locale);
+    },
     compileValidator(requestedSchema) {
       need("compileValidator()");
       return wasm.compileValidator(requestedSchema);

@@ -21,7 +21,7 @@ export type {
   InitOutput,
   SyncInitInput,
 } from "./mcp_elicit_web.js";
-export { compileSchema, validateContent, compileValidator } from "./mcp_elicit_web.js";
+export { compileSchema, validateContent, compileValidator, loadLocale } from "./mcp_elicit_web.js";
 
 import type { InitInput, InitOutput, JsonValue, SyncInitInput } from "./mcp_elicit_web.js";
 

@@ -19,6 +19,7 @@ export const {
   compileSchema,
   validateContent,
   compileValidator,
+  loadLocale,
 } = api;
 
 /** The TypeScript SDK adapter (handler.js), over this entry's wasm. */

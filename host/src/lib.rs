@@ -200,6 +200,10 @@ impl McpClient {
     /// Connects (see the module docs for `options`) and shows elicitations in
     /// `options.container`. Rejects with the reason in words.
     pub async fn connect(url: String, options: JsValue) -> Result<McpClient, JsValue> {
+        // The catalog of options.locale first: its cards and sign-in card speak it from
+        // their first paint.
+        let locale = js_sys::Reflect::get(&options, &JsValue::from_str("locale")).ok();
+        mcp_elicit_web::i18n::load_for(locale.and_then(|l| l.as_string()).as_deref()).await;
         let options::HostOptions {
             container,
             config,

@@ -179,3 +179,84 @@ def test_a_host_override_shows_and_lang_on_the_element(driver: Any, www: Any) ->
         ),
         "the element's card in German",
     )
+
+
+CATALOG_FETCHES = "return performance.getEntriesByType('resource').map((r) => r.name).filter((n) => n.includes('/i18n/'))"
+
+ASK = {"message": "Name?", "requestedSchema": {"type": "object", "properties": {"n": {"type": "string", "title": "N"}}, "required": ["n"]}}
+
+
+def elicit_in_page(driver: Any, slot: str, options: dict[str, Any]) -> None:
+    """`elicit` from www/pkg into a new `<div id=slot>`, its answer kept in `window.answers`."""
+    driver.execute_async_script(
+        """
+        const [slot, params, options, done] = arguments;
+        import("./pkg/mcp_elicit_web.js").then((m) => {
+          const host = document.createElement("div");
+          host.id = slot;
+          document.body.append(host);
+          window.answers = window.answers || {};
+          m.elicit(host, params, options).then(
+            (r) => { window.answers[slot] = r; },
+            (e) => { window.answers[slot] = { error: String(e) }; },
+          );
+          done();
+        });
+        """,
+        slot,
+        ASK,
+        options,
+    )
+
+
+def test_a_page_in_english_fetches_no_catalog(driver: Any, www: Any) -> None:
+    """English is compiled in: a page whose cards are English loads no catalog file; a card
+    in Japanese loads Japanese's alone (the same count seeing it shows the count sees them)."""
+    driver.get(f"{www.origin}/element.html")
+    wait_for(driver, lambda d: d.execute_script("return !!document.querySelector('mcp-elicitation').shadowRoot?.querySelector('[data-elicitation]')"), "the element's card")
+    elicit_in_page(driver, "english", {"locale": "en"})
+    english = wait_css(driver, "#english [data-elicitation]")
+    assert english.get_attribute("lang") == "en"
+    assert driver.execute_script(CATALOG_FETCHES) == [], "a page in English fetched a catalog"
+    elicit_in_page(driver, "japanese", {"locale": "ja"})
+    japanese = wait_css(driver, "#japanese [data-elicitation]")
+    assert japanese.get_attribute("lang") == "ja"
+    fetched = driver.execute_script(CATALOG_FETCHES)
+    assert [f.rsplit("/", 1)[-1] for f in fetched] == ["ja.js"], fetched
+
+
+def test_a_catalog_that_fails_to_load_leaves_the_card_english(driver: Any, www: Any) -> None:
+    """A catalog that cannot be fetched: the card shows in English (lang `en`), the host's
+    override still shows, nothing panics, and the answer comes back."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/i18n/de.js"]})
+    try:
+        driver.get(f"{www.origin}/element.html")
+        wait_for(driver, lambda d: d.execute_script("return !!document.querySelector('mcp-elicitation').shadowRoot?.querySelector('[data-elicitation]')"), "the element's card")
+        elicit_in_page(driver, "german", {"locale": "de", "messages": {"button.decline": "Nein danke"}})
+        card = wait_css(driver, "#german [data-elicitation]")
+        assert card.get_attribute("lang") == "en"
+        assert card.get_attribute("dir") == "ltr"
+        assert button(card, "Submit") is not None, "the catalog's words are English's"
+        assert button(card, "Nein danke") is not None, "the host's override still shows"
+        control_by_label(card, "N").send_keys("Ada")
+        button(card, "Submit").click()
+        wait_for(driver, lambda d: d.execute_script("return window.answers.german"), "the answer")
+        assert driver.execute_script("return window.answers.german") == {"action": "accept", "content": {"n": "Ada"}}
+        # <mcp-elicitation lang="de"> the same way.
+        driver.execute_script(
+            "const el = document.querySelector('mcp-elicitation'); el.setAttribute('lang', 'de'); el.params = arguments[0];",
+            ASK,
+        )
+        wait_for(
+            driver,
+            lambda d: d.execute_script(
+                "const c = document.querySelector('mcp-elicitation').shadowRoot.querySelector('[data-elicitation]');"
+                "return c && c.textContent.includes('Name?') && c.getAttribute('lang') === 'en' && c.textContent.includes('Decline');"
+            ),
+            "the element's card in English",
+        )
+        panics = [e["message"] for e in driver.get_log("browser") if "panicked" in e["message"] or "unreachable" in e["message"]]
+        assert panics == [], panics
+    finally:
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})

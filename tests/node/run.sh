@@ -23,5 +23,7 @@ echo "building mcp-elicit-web for wasm32 (debug) ..."
 echo "wasm-bindgen --target nodejs -> $web_pkg"
 rm -rf "$web_pkg"
 wasm-bindgen --target nodejs --out-dir "$web_pkg" "$target/wasm32-unknown-unknown/debug/mcp_elicit_web.wasm"
+# Its catalogs beyond English (read at once under Node, for validateContent).
+"$repo/scripts/i18n-modules" "$web_pkg"
 
 MCP_ELICIT_PKG="$pkg" MCP_ELICIT_WEB_PKG="$web_pkg" node --test "$repo/tests/node/"

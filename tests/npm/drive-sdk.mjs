@@ -389,7 +389,7 @@ async function mcpClientFromThePackage(page) {
   await page.waitForFunction(() => window.clientChecks !== undefined);
   const c = await evaluate(page, () => window.clientChecks);
   check(same(c.exportNames, ["McpClient", "compileSchema", "compileValidator", "completeElicitation", "default",
-    "defineElements", "elicit", "elicitationHandler", "handleOAuthCallback", "initSync", "releaseElicitation",
+    "defineElements", "elicit", "elicitationHandler", "handleOAuthCallback", "initSync", "loadLocale", "releaseElicitation",
     "validateContent"]),
   `mcp-elicit/client exports McpClient, handleOAuthCallback and every export of mcp-elicit: ${c.exportNames.join(", ")}`);
   check(same(c.handlerCapabilities, { elicitation: { form: {}, url: {} } }) &&

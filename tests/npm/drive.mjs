@@ -61,7 +61,7 @@ try {
 
   const names = await page.evaluate(() => window.exportNames);
   const expected = ["compileSchema", "compileValidator", "completeElicitation", "default", "defineElements", "elicit",
-    "elicitationHandler", "initSync", "releaseElicitation", "validateContent"];
+    "elicitationHandler", "initSync", "loadLocale", "releaseElicitation", "validateContent"];
   check(
     JSON.stringify(names) === JSON.stringify(expected),
     `exports are the library's, no mountDemo and no McpClient: ${names.join(", ")}`,
@@ -110,6 +110,15 @@ try {
     (await page.locator("#element-result").textContent()) === '{"action":"decline"}',
     "the element's answer event carries the ElicitResult",
   );
+  // A card in German from the bundle: its catalog loaded on demand, before its first paint.
+  const german = page.locator("#german [data-elicitation]");
+  await german.waitFor();
+  check(
+    (await german.getAttribute("lang")) === "de" && (await german.getByRole("button", { name: "Ablehnen" }).count()) === 1,
+    `a card with locale "de" is in German from the bundle: lang=${await german.getAttribute("lang")}`,
+  );
+  await german.getByRole("button", { name: "Ablehnen" }).click();
+  await page.locator("#german-result").filter({ hasText: "decline" }).waitFor();
   check(pageErrors.length === 0, `no page errors${pageErrors.length ? ": " + pageErrors.join(" | ") : ""}`);
 
   // Both entries in one page: one snippet module, two wasm memories (both.js).

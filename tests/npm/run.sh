@@ -42,6 +42,7 @@ for f in package.json index.js index.d.ts entry.js handler.js client.js client.d
   client-inline.js client-inline.d.ts \
   mcp_elicit_web.js mcp_elicit_web_bg.wasm mcp_elicit_host.js mcp_elicit_host_bg.wasm \
   mcp_elicit_signin.js mcp_elicit_signin_bg.wasm \
+  i18n/zh-CN.js i18n/ja.js i18n/de.js i18n/fr.js i18n/es.js i18n/ar.js \
   style.css README.md CHANGELOG.md; do
   [ -f "$pkgdir/$f" ] || { echo "[npm test] the package lacks $f" >&2; exit 1; }
 done

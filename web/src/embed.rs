@@ -311,7 +311,14 @@ fn parse_options(options: &JsValue) -> Result<(Option<ServerIdentity>, Messages)
 #[cfg_attr(feature = "js-api", wasm_bindgen(js_name = elicit))]
 pub fn elicit_js(element: web_sys::Element, params: JsValue, options: JsValue) -> js_sys::Promise {
     match parse_options(&options) {
-        Ok((server, messages)) => elicit_in(element, params, server, messages),
+        Ok((server, messages)) if messages.lang() == messages.wanted() => {
+            elicit_in(element, params, server, messages)
+        }
+        // The card shows in its language from its first paint: its catalog first.
+        Ok((server, messages)) => wasm_bindgen_futures::future_to_promise(async move {
+            let messages = messages.loaded().await;
+            wasm_bindgen_futures::JsFuture::from(elicit_in(element, params, server, messages)).await
+        }),
         Err(e) => error(&e),
     }
 }

@@ -6,7 +6,8 @@
 //
 // - `settle`, for web/src/boundary.rs;
 // - the <mcp-elicitation> custom element, for web/src/element.rs;
-// - `watch_presses` and `put_off`, for the form's messages (web/src/components/field.rs).
+// - `watch_presses` and `put_off`, for the form's messages (web/src/components/field.rs);
+// - `load_catalog` and `catalog_now`, the catalogs beyond English (web/src/i18n).
 
 /**
  * A fresh native Promise of what `value` settles to. An async function never throws
@@ -350,4 +351,33 @@ export function watch_presses() {
 export function put_off(control) {
   if (pressed) waiting.add(control);
   return pressed;
+}
+
+// The catalogs beyond English: the package's i18n/<tag>.js (scripts/i18n-modules), each
+// by an import() of a literal path, which bundlers follow and browsers fetch as is.
+const CATALOGS = {
+  "zh-CN": () => import("../../../i18n/zh-CN.js"),
+  ja: () => import("../../../i18n/ja.js"),
+  de: () => import("../../../i18n/de.js"),
+  fr: () => import("../../../i18n/fr.js"),
+  es: () => import("../../../i18n/es.js"),
+  ar: () => import("../../../i18n/ar.js"),
+};
+
+/** A Promise of `tag`'s catalog text, or of `undefined` (said on the console). */
+export function load_catalog(tag) {
+  return Promise.resolve(tag)
+    .then((t) => CATALOGS[t]())
+    .then((m) => m.default, (e) => {
+      console.warn(`mcp-elicit: catalog "${tag}" not loaded (${e?.message ?? e}); English instead`);
+    });
+}
+
+/** `tag`'s catalog text read at once under Node (its fs, not imported); else `undefined`. */
+export function catalog_now(tag) {
+  try {
+    const fs = globalThis.process?.getBuiltinModule?.("fs");
+    const s = fs?.readFileSync(new URL(`../../../i18n/${CATALOGS[tag] && tag}.js`, import.meta.url), "utf8");
+    return s && JSON.parse(s.slice(s.indexOf('"'), s.lastIndexOf('"') + 1));
+  } catch {}
 }

@@ -38,6 +38,14 @@ element.params = { message: "From the element", requestedSchema: { type: "object
 element.addEventListener("answer", (e) => out("element-result", e.detail));
 document.body.append(element);
 
+// A card in German: its catalog is a file of the package (i18n/de.js), which the glue
+// imports when a card needs it, and esbuild followed.
+elicit(
+  document.getElementById("german"),
+  { message: "Auf Deutsch", requestedSchema: { type: "object", properties: {} } },
+  { locale: "de" },
+).then((r) => out("german-result", r));
+
 const result = await elicit(
   document.getElementById("slot"),
   {

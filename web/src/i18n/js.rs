@@ -101,6 +101,25 @@ pub fn word_errors(
     Ok(answer)
 }
 
+/// Loads the catalog of `locale` (a language tag; absent: the browser's languages) and
+/// resolves to the tag of the catalog now used for it: `en` when none fits or it could not
+/// be loaded. `elicit`, `McpClient.connect` and `<mcp-elicitation lang>` load theirs
+/// themselves; `validateContent` in a browser words its errors in a loaded language.
+#[wasm_bindgen(js_name = loadLocale)]
+pub async fn load_locale(locale: JsValue) -> Result<String, JsValue> {
+    let m = if locale.is_undefined() || locale.is_null() {
+        super::Messages::from_browser()
+    } else if let Some(tag) = locale.as_string() {
+        super::Messages::new(&tag)
+    } else {
+        return Err(js_sys::Error::new(
+            "loadLocale: the locale must be a language tag such as \"de\"",
+        )
+        .into());
+    };
+    Ok(m.loaded().await.lang().to_owned())
+}
+
 fn word(
     schema: &JsValue,
     content: &JsValue,
@@ -112,7 +131,12 @@ fn word(
     } else {
         json_arg(options, "options")?
     };
-    let m = from_options(options.get("locale"), options.get("messages"), "options")?;
+    let mut m = from_options(options.get("locale"), options.get("messages"), "options")?;
+    if m.lang() != m.wanted() {
+        // Synchronous: the catalog if already loaded, or readable at once (Node).
+        super::load_now(m.wanted());
+        m = from_options(options.get("locale"), options.get("messages"), "options")?;
+    }
     let errors = Reflect::get(answer, &JsValue::from_str("errors")).unwrap_or(JsValue::UNDEFINED);
     if !Array::is_array(&errors) {
         return Ok(());

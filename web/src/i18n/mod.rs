@@ -20,31 +20,121 @@ use mcp_elicit::schema::{Field, FieldKind, NumberBounds, StringFormat, MAX_PATTE
 use mcp_elicit::validate::{ErrorCode, FieldError, MAX_LISTED_CHOICES};
 use std::sync::{Arc, OnceLock};
 
-/// The catalogs: BCP 47 tag and text. English first (the fallback).
-const CATALOGS: &[(&str, &str)] = &[
-    ("en", include_str!("catalogs/en.txt")),
-    ("zh-CN", include_str!("catalogs/zh-CN.txt")),
-    ("ja", include_str!("catalogs/ja.txt")),
-    ("de", include_str!("catalogs/de.txt")),
-    ("fr", include_str!("catalogs/fr.txt")),
-    ("es", include_str!("catalogs/es.txt")),
-    ("ar", include_str!("catalogs/ar.txt")),
-];
+/// The languages there are catalogs for (BCP 47 tags), English first: the fallback and the
+/// reference. English is compiled in; the others are files of the package
+/// (`i18n/<tag>.js`, made from `catalogs/<tag>.txt` by `scripts/i18n-modules`), loaded when
+/// a locale needs one ([`Messages::loaded`]), so a page in English downloads none of them.
+const LOCALES: [&str; 7] = ["en", "zh-CN", "ja", "de", "fr", "es", "ar"];
 
-/// The tags of the catalogs this build carries.
+/// The English catalog's text.
+const ENGLISH: &str = include_str!("catalogs/en.txt");
+
+/// The most bytes a loaded catalog may have (the largest is some 9 KB): a bigger text is
+/// refused, so what a page keeps of catalogs stays bounded.
+pub const MAX_CATALOG_BYTES: usize = 64 * 1024;
+
+/// A catalog parsed: `(key, template)` pairs in the file's order.
+type Catalog = &'static [(&'static str, &'static str)];
+
+/// The tags of the catalogs there are (English's compiled in, the others loaded on demand).
 pub fn locales() -> impl Iterator<Item = &'static str> {
-    CATALOGS.iter().map(|(tag, _)| *tag)
+    LOCALES.into_iter()
 }
 
-/// A catalog's text parsed into sorted `(key, template)` pairs, once per catalog.
-fn parsed(index: usize) -> &'static [(&'static str, &'static str)] {
-    static PARSED: [OnceLock<Vec<(&str, &str)>>; CATALOGS.len()] =
-        [const { OnceLock::new() }; CATALOGS.len()];
-    let (Some(cell), Some((_, text))) = (PARSED.get(index), CATALOGS.get(index)) else {
-        return &[];
-    };
-    cell.get_or_init(|| parse(text))
+fn english() -> Catalog {
+    static EN: OnceLock<Vec<(&str, &str)>> = OnceLock::new();
+    EN.get_or_init(|| parse(ENGLISH))
 }
+
+thread_local! {
+    /// The catalogs loaded so far: each tag once, kept for the page's life (at most six of
+    /// at most [`MAX_CATALOG_BYTES`]).
+    static LOADED: std::cell::RefCell<Vec<(&'static str, Catalog)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The catalog of `tag`, when it is English or has been loaded.
+fn catalog_of(tag: &str) -> Option<Catalog> {
+    if tag == "en" {
+        return Some(english());
+    }
+    LOADED.with(|l| l.borrow().iter().find(|(t, _)| *t == tag).map(|(_, c)| *c))
+}
+
+/// Takes the text of `tag`'s catalog (one of [`locales`] other than `en`): later
+/// [`Messages`] for that language use it. A catalog already taken stays (the first text
+/// counts). A key it lacks falls back to English's text.
+pub fn register(tag: &str, text: &str) -> Result<(), String> {
+    let Some(tag) = LOCALES.into_iter().skip(1).find(|t| *t == tag) else {
+        return Err(format!("there is no catalog \"{tag}\" to load"));
+    };
+    if text.len() > MAX_CATALOG_BYTES {
+        return Err(format!(
+            "the catalog \"{tag}\" is over {MAX_CATALOG_BYTES} bytes"
+        ));
+    }
+    if catalog_of(tag).is_some() {
+        return Ok(());
+    }
+    // Kept for the page's life, once per tag: bounded above.
+    let text: &'static str = Box::leak(text.to_owned().into_boxed_str());
+    let pairs: Catalog = Box::leak(parse(text).into_boxed_slice());
+    LOADED.with(|l| l.borrow_mut().push((tag, pairs)));
+    Ok(())
+}
+
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/glue.js")]
+extern "C" {
+    /// A Promise of the text of `tag`'s catalog (a dynamic `import()` of `i18n/<tag>.js`),
+    /// of `undefined` when it could not be loaded. Never rejects.
+    fn load_catalog(tag: &str) -> js_sys::Promise;
+    /// The text of `tag`'s catalog read at once from the package's files, under Node;
+    /// `undefined` elsewhere.
+    fn catalog_now(tag: &str) -> wasm_bindgen::JsValue;
+}
+
+/// Loads `tag`'s catalog unless it is English or loaded. A failed load leaves it unloaded
+/// (the messages stay English's; the glue says why on the console).
+#[cfg(target_arch = "wasm32")]
+async fn load(tag: &'static str) {
+    if catalog_of(tag).is_some() {
+        return;
+    }
+    if let Ok(Some(text)) = wasm_bindgen_futures::JsFuture::from(load_catalog(tag))
+        .await
+        .map(|t| t.as_string())
+    {
+        let _ = register(tag, &text);
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+async fn load(_tag: &'static str) {}
+
+/// Loads the catalog of `locale` (absent: of the browser's languages), unless it is English
+/// or loaded: the [`Messages`] made after it are in that language.
+pub async fn load_for(locale: Option<&str>) {
+    let wanted = match locale {
+        Some(tag) => negotiate([tag]),
+        None => Messages::from_browser().wanted(),
+    };
+    load(wanted).await;
+}
+
+/// Loads `tag`'s catalog at once where the package's files can be read synchronously
+/// (Node), for the synchronous `validateContent`; elsewhere it waits for [`Messages::loaded`].
+#[cfg(target_arch = "wasm32")]
+pub fn load_now(tag: &'static str) {
+    if catalog_of(tag).is_none() {
+        if let Some(text) = catalog_now(tag).as_string() {
+            let _ = register(tag, &text);
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load_now(_tag: &'static str) {}
 
 /// `key = template` lines to pairs, in the file's order (a repeated key: its first line
 /// counts). Looked up by a linear search: a catalog is some hundred lines, and std's sort
@@ -176,16 +266,28 @@ pub fn direction(locale: &str) -> &'static str {
 }
 
 /// The chosen catalog and a host's overrides. Cheap to clone.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Messages(Arc<Inner>);
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 struct Inner {
-    /// Index into [`CATALOGS`].
-    catalog: usize,
+    /// The language asked for ([`negotiate`]d).
+    wanted: &'static str,
+    /// The language of `catalog`: `wanted` once its catalog is loaded, else `en`.
+    lang: &'static str,
+    catalog: Catalog,
     /// Key → template, checked against English's (a short list: searched in order).
     overrides: Vec<(String, String)>,
 }
+
+impl PartialEq for Messages {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&self.0, &other.0);
+        a.wanted == b.wanted && a.lang == b.lang && a.overrides == b.overrides
+    }
+}
+
+impl Eq for Messages {}
 
 impl Default for Messages {
     /// English, without overrides.
@@ -195,14 +297,39 @@ impl Default for Messages {
 }
 
 impl Messages {
-    /// The catalog [`negotiate`] picks for `tag` (English when none fits).
+    /// The catalog [`negotiate`] picks for `tag` (English when none fits), when it is
+    /// loaded; English until then (see [`Messages::loaded`]).
     pub fn new(tag: &str) -> Self {
-        let id = negotiate([tag]);
-        let catalog = CATALOGS.iter().position(|(t, _)| *t == id).unwrap_or(0);
+        Messages::with_catalog(negotiate([tag]), Vec::new())
+    }
+
+    fn with_catalog(wanted: &'static str, overrides: Vec<(String, String)>) -> Self {
+        let (lang, catalog) = match catalog_of(wanted) {
+            Some(c) => (wanted, c),
+            None => ("en", english()),
+        };
         Messages(Arc::new(Inner {
+            wanted,
+            lang,
             catalog,
-            overrides: Vec::new(),
+            overrides,
         }))
+    }
+
+    /// These messages once the catalog of their language is loaded (fetched once per page;
+    /// at once when it is English or loaded). A catalog that cannot be loaded leaves them
+    /// English's, the overrides kept.
+    pub async fn loaded(self) -> Self {
+        if self.0.lang == self.0.wanted {
+            return self;
+        }
+        load(self.0.wanted).await;
+        Messages::with_catalog(self.0.wanted, self.0.overrides.clone())
+    }
+
+    /// The language asked for, loaded or not.
+    pub fn wanted(&self) -> &'static str {
+        self.0.wanted
     }
 
     /// For the first of the person's languages this build carries.
@@ -221,7 +348,7 @@ impl Messages {
         &self,
         overrides: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Self, String> {
-        let en = parsed(0);
+        let en = english();
         let mut map = self.0.overrides.clone();
         for (key, template) in overrides {
             let Some(english) = find(en, &key) else {
@@ -245,6 +372,8 @@ impl Messages {
             map.push((key, template));
         }
         Ok(Messages(Arc::new(Inner {
+            wanted: self.0.wanted,
+            lang: self.0.lang,
             catalog: self.0.catalog,
             overrides: map,
         })))
@@ -252,7 +381,7 @@ impl Messages {
 
     /// The catalog's tag (`en`, `zh-CN`, `ar`, …): the card's `lang`.
     pub fn lang(&self) -> &'static str {
-        CATALOGS.get(self.0.catalog).map_or("en", |(t, _)| *t)
+        self.0.lang
     }
 
     /// `rtl` or `ltr`: the card's `dir`.
@@ -265,8 +394,8 @@ impl Messages {
             return t;
         }
         // A key no catalog has is shown as itself: visible in a test, never a panic.
-        find(parsed(self.0.catalog), key)
-            .or_else(|| find(parsed(0), key))
+        find(self.0.catalog, key)
+            .or_else(|| find(english(), key))
             .unwrap_or(key)
     }
 
@@ -325,7 +454,7 @@ impl Messages {
         if count == 1 {
             let one = format!("{key}.one");
             let has_one = self.0.overrides.iter().any(|(k, _)| *k == one)
-                || find(parsed(self.0.catalog), &one).is_some();
+                || find(self.0.catalog, &one).is_some();
             if has_one {
                 return fill(self.template(&one), &all);
             }

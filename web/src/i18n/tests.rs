@@ -12,14 +12,69 @@ fn base(key: &str) -> &str {
 
 #[test]
 fn catalogs_match_english() {
-    let en = parse(CATALOGS[0].1);
+    let en = parse(ENGLISH);
     assert!(
         en.len() > 50,
         "the English catalog reads as {} keys",
         en.len()
     );
-    let problems = mismatches(CATALOGS);
+    let problems = mismatches(&catalog_texts());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The library's catalogs, English first, read from their files (the others are not
+/// compiled in: they are loaded on demand).
+fn catalog_texts_owned() -> Vec<(&'static str, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/i18n/catalogs");
+    locales()
+        .map(|tag| {
+            let text = std::fs::read_to_string(dir.join(format!("{tag}.txt")));
+            (tag, text.unwrap_or_default())
+        })
+        .collect()
+}
+
+fn catalog_texts() -> Vec<(&'static str, &'static str)> {
+    catalog_texts_owned()
+        .into_iter()
+        .map(|(t, s)| (t, &*Box::leak(s.into_boxed_str())))
+        .collect()
+}
+
+/// The messages of `tag` with its catalog loaded (as a page loads it: the file's text).
+fn loaded(tag: &str) -> Messages {
+    let want = negotiate([tag]);
+    let text = catalog_texts_owned()
+        .into_iter()
+        .find(|(t, _)| *t == want)
+        .map(|(_, s)| s)
+        .unwrap_or_default();
+    if want != "en" {
+        assert_eq!(register(want, &text), Ok(()));
+    }
+    Messages::new(tag)
+}
+
+#[test]
+fn a_catalog_not_loaded_leaves_english_until_it_is() {
+    // The catalogs beyond English are not compiled in: English (lang and all) until one is
+    // loaded, then its own words; the host's overrides are kept across.
+    let m = Messages::new("ja")
+        .with_overrides([("button.submit".to_owned(), "Go".to_owned())])
+        .unwrap_or_default();
+    assert_eq!((m.lang(), m.wanted(), m.dir()), ("en", "ja", "ltr"));
+    assert_eq!(m.t("button.decline", &[]), "Decline");
+    let ja = loaded("ja");
+    assert_eq!(ja.lang(), "ja");
+    assert_ne!(ja.t("button.decline", &[]), "Decline");
+    let again = futures::executor::block_on(m.loaded());
+    assert_eq!(again.lang(), "ja");
+    assert_eq!(again.t("button.submit", &[]), "Go");
+    assert_eq!(again.t("button.decline", &[]), ja.t("button.decline", &[]));
+    // Only the known languages, each at most MAX_CATALOG_BYTES.
+    assert!(register("xx", "a = b").is_err());
+    assert!(register("en", "button.submit = x").is_err());
+    assert!(register("fr", &"#".repeat(MAX_CATALOG_BYTES + 1)).is_err());
 }
 
 /// The demo page's own catalogs (www/demo/src/catalogs, kept out of the library's wasm),
@@ -107,7 +162,7 @@ fn every_english_key_is_used_by_code() {
     assert!(code.contains("fn field_error"), "the sources were read");
     let demo = demo_catalogs();
     let demo_en = demo.first().map_or("", |c| c.1.as_str());
-    let unused: Vec<&str> = parse(CATALOGS[0].1)
+    let unused: Vec<&str> = parse(ENGLISH)
         .into_iter()
         .chain(parse(demo_en))
         .map(|(k, _)| base(k))
@@ -125,9 +180,10 @@ fn the_person_s_languages_choose_the_catalog() {
     assert_eq!(negotiate(["sv", "de-AT"]), "de");
     assert_eq!(negotiate(["sv", "pt"]), "en");
     assert_eq!(negotiate([]), "en");
-    assert_eq!(Messages::new("ar-EG").dir(), "rtl");
-    assert_eq!(Messages::new("ar").lang(), "ar");
-    assert_eq!(Messages::new("es-419").dir(), "ltr");
+    assert_eq!(direction(negotiate(["ar-EG"])), "rtl");
+    assert_eq!(loaded("ar").dir(), "rtl");
+    assert_eq!(loaded("ar").lang(), "ar");
+    assert_eq!(loaded("es-419").dir(), "ltr");
 }
 
 #[test]
@@ -163,7 +219,7 @@ fn templates_fill_and_cut_at_placeholders() {
 
 #[test]
 fn a_host_overrides_a_message_with_the_same_placeholders() {
-    let m = Messages::new("de");
+    let m = loaded("de");
     let Ok(o) = m.with_overrides([("button.submit".to_owned(), "Senden!".to_owned())]) else {
         panic!("a known key with no placeholders is taken");
     };

@@ -24,6 +24,18 @@ fn mount_in(
     })
 }
 
+/// The messages of `tag` with its catalog taken as a page loads it (the catalogs beyond
+/// English are files of the package, not in the wasm; the test runner serves none).
+fn loaded(tag: &str) -> Messages {
+    let text = match tag {
+        "ar" => include_str!("../../src/i18n/catalogs/ar.txt"),
+        _ => include_str!("../../src/i18n/catalogs/de.txt"),
+    };
+    let id = if tag == "ar" { "ar" } else { "de" };
+    assert_eq!(mcp_elicit_web::i18n::register(id, text), Ok(()));
+    Messages::new(tag)
+}
+
 fn ask() -> serde_json::Value {
     json!({"message": "Wie viele?", "requestedSchema": {"type": "object", "properties": {
         "n": {"type": "integer", "title": "Anzahl", "minimum": 1500},
@@ -34,7 +46,7 @@ fn ask() -> serde_json::Value {
 #[wasm_bindgen_test]
 async fn an_arabic_card_is_right_to_left_and_says_its_errors_in_arabic() {
     let answers = Answers::default();
-    let (root, _h) = mount_in(Messages::new("ar"), ask(), &answers);
+    let (root, _h) = mount_in(loaded("ar"), ask(), &answers);
     tick().await;
     let card = q(&root, "[data-elicitation]");
     assert_eq!(card.get_attribute("lang").as_deref(), Some("ar"));
@@ -54,7 +66,7 @@ async fn an_arabic_card_is_right_to_left_and_says_its_errors_in_arabic() {
 #[wasm_bindgen_test]
 async fn a_bound_is_written_as_the_locale_writes_numbers() {
     let answers = Answers::default();
-    let (root, _h) = mount_in(Messages::new("de-AT"), ask(), &answers);
+    let (root, _h) = mount_in(loaded("de-AT"), ask(), &answers);
     tick().await;
     assert_eq!(
         q(&root, "[data-elicitation]")

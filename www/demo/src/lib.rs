@@ -29,7 +29,13 @@ pub use query::{parse as parse_query, Prefill, StartParams};
 /// Renders the demo app into `element`, starting from the page's query parameters.
 #[wasm_bindgen(js_name = mountDemo)]
 pub fn mount_demo(element: web_sys::HtmlElement) {
-    mount_demo_with(element, query::from_location());
+    let start = query::from_location();
+    // The page speaks its language from its first paint: the catalog (loaded on demand
+    // unless it is English) first.
+    wasm_bindgen_futures::spawn_local(async move {
+        mcp_elicit_web::i18n::load_for(start.lang.as_deref()).await;
+        mount_demo_with(element, start);
+    });
 }
 
 /// Renders the demo app into `element` as if opened with `start` (tests use it: their page
