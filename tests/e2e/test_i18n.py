@@ -34,6 +34,8 @@ WORDS = {
         "resources": "资源",
         "get_prompt": "获取提示词",
         "read_resource": "读取资源",
+        "connected": "已连接 · ",
+        "protocol_problem": "protocol 参数 \"9999\" 不是 auto、2026-07-28 或 2025-11-25 之一",
         "dir": "ltr",
     },
     "ar": {
@@ -50,6 +52,8 @@ WORDS = {
         "resources": "الموارد",
         "get_prompt": "جلب الموجّه",
         "read_resource": "قراءة المورد",
+        "connected": "متصل · ",
+        "protocol_problem": "المعامل protocol \"9999\" ليس auto ولا 2026-07-28 ولا 2025-11-25",
         "dir": "rtl",
     },
 }
@@ -74,7 +78,8 @@ def open_in(driver: Any, app_url: Any, server: Any, lang: str) -> Any:
     """The demo in `lang` on `server`, book_table's form filled in for the full date."""
     url = app_url(server=server.url, protocol=LEGACY, tool="book_table", args={"date": BookTable.FULL_DATE, "party_size": 2})
     driver.get(f"{url}&lang={lang}")
-    wait_text(driver, "[data-testid=connection-status]", f"connected · {LEGACY}")
+    # The connection line in the language too (English's is the DOM contract's).
+    wait_text(driver, "[data-testid=connection-status]", WORDS.get(lang, {}).get("connected", "connected · ") + LEGACY)
     return wait_css(driver, "[data-tool=book_table]")
 
 
@@ -108,6 +113,12 @@ def test_the_demo_speaks_the_language_of_its_link(driver: Any, app_url: Any, dem
     assert BookTable.ACCEPT_ALTERNATIVE in form.text
 
     assert axe_violations(driver) == []
+
+
+@pytest.mark.parametrize("lang", ["zh-CN", "ar"])
+def test_the_demo_says_a_link_s_problems_in_its_language(driver: Any, app_url: Any, lang: str) -> None:
+    driver.get(f"{app_url()}?lang={lang}&protocol=9999")
+    wait_text(driver, "[data-testid=query-error]", WORDS[lang]["protocol_problem"])
 
 
 @pytest.mark.parametrize("lang", ["zh-CN", "ar"])

@@ -28,7 +28,11 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
     }
     // Problems with the query parameters stay on screen (in the alert, above whatever the
     // connect or a call says there): the page's URL does not change, so neither do they.
-    let query_problems = (!start.problems.is_empty()).then(|| start.problems.join(" "));
+    let m = use_messages();
+    let query_problems = (!start.problems.is_empty()).then(|| {
+        let said: Vec<String> = start.problems.iter().map(|p| p.words(&m)).collect();
+        said.join(" ")
+    });
     if start.server.is_some() {
         actions::connect(state, start.prefill.clone());
     }
@@ -56,7 +60,7 @@ pub fn DemoApp(start: StartParams) -> impl IntoView {
             <h1>{use_messages().d("demo.title", &[])}</h1>
             <ConnectBar state=state />
             <p data-testid="connection-status" class="connection-status">
-                {move || state.status.get().text()}
+                {move || state.messages.with_value(|m| state.status.get().text(m))}
             </p>
             <p class="notice" role="status">{move || state.requests.notice.get().unwrap_or_default()}</p>
             <div role="alert" data-testid="app-error" class="app-error" node_ref=alert_ref>

@@ -15,8 +15,31 @@ pub struct StartParams {
     pub prefill: Option<Prefill>,
     /// `lang`: the page's language (a BCP 47 tag); without it, the browser's languages.
     pub lang: Option<String>,
-    /// Problems with the parameters, said in words (shown in the alert).
-    pub problems: Vec<String>,
+    /// Problems with the parameters (said in the alert, in the page's language).
+    pub problems: Vec<Problem>,
+}
+
+/// A problem with a parameter: a key of the demo's catalogs and its data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl Problem {
+    fn new(key: &'static str, args: &[(&'static str, String)]) -> Self {
+        Problem {
+            key,
+            args: args.to_vec(),
+        }
+    }
+
+    /// The problem in words, in the language of `m`.
+    pub fn words(&self, m: &mcp_elicit_web::i18n::Messages) -> String {
+        use crate::words::DemoWords;
+        let args: Vec<(&str, &str)> = self.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        m.d(self.key, &args)
+    }
 }
 
 /// The `tool` and `args` of a link: what to show filled in, not something to run.
@@ -36,8 +59,9 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> StartParams {
     if let Some(p) = get("protocol") {
         match ProtocolChoice::parse(&p) {
             Some(choice) => out.protocol = Some(choice),
-            None => out.problems.push(format!(
-                "The protocol parameter {p:?} is not one of auto, 2026-07-28 or 2025-11-25; using auto."
+            None => out.problems.push(Problem::new(
+                "demo.query.protocol",
+                &[("value", format!("{p:?}"))],
             )),
         }
     }
@@ -47,11 +71,14 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> StartParams {
             Some(text) if text.trim().is_empty() => Ok(Map::new()),
             Some(text) => match serde_json::from_str::<Value>(&text) {
                 Ok(Value::Object(map)) => Ok(map),
-                Ok(_) => Err(
-                    "The args parameter must be a JSON object, like {\"path\":\"/tmp\"}."
-                        .to_owned(),
-                ),
-                Err(err) => Err(format!("The args parameter is not valid JSON: {err}.")),
+                Ok(_) => Err(Problem::new(
+                    "demo.query.args_object",
+                    &[("example", r#"{"path":"/tmp"}"#.to_owned())],
+                )),
+                Err(err) => Err(Problem::new(
+                    "demo.query.args_json",
+                    &[("reason", err.to_string())],
+                )),
             },
         };
         match args {

@@ -21,12 +21,13 @@ pub enum ConnStatus {
 }
 
 impl ConnStatus {
-    pub fn text(&self) -> String {
+    /// The line in the page's language (English's is the DOM contract's).
+    pub fn text(&self, m: &Messages) -> String {
         match self {
-            ConnStatus::Idle => "not connected".into(),
-            ConnStatus::Connecting => "connecting…".into(),
-            ConnStatus::Connected(version) => format!("connected · {version}"),
-            ConnStatus::Failed(why) => format!("not connected: {why}"),
+            ConnStatus::Idle => m.d("demo.status.idle", &[]),
+            ConnStatus::Connecting => m.d("demo.status.connecting", &[]),
+            ConnStatus::Connected(version) => m.d("demo.status.connected", &[("version", version)]),
+            ConnStatus::Failed(why) => m.d("demo.status.failed", &[("reason", why)]),
         }
     }
 }
