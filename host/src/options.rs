@@ -73,6 +73,7 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
     let messages =
         mcp_elicit_web::i18n::from_options(locale.as_ref(), overrides.as_ref(), "options")?;
     let mut config = ClientConfig::new(url, protocol);
+    config.messages = messages.clone();
     if let Some(v) = field(options, "maxRounds")? {
         config.max_rounds = v
             .as_f64()

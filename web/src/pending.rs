@@ -405,13 +405,13 @@ pub fn deliver(
     status: RwSignal<SendStatus>,
     rerun: impl FnOnce(Call) -> bool + 'static,
 ) {
+    // The card's words (`deliver` runs in its click, where its context is).
+    let m = crate::i18n::use_messages();
     let Some(connection) = connection else {
-        status.set(SendStatus::Failed(ClientError::NotConnected.to_string()));
+        status.set(SendStatus::Failed(ClientError::NotConnected.words(&m)));
         return;
     };
     status.set(SendStatus::Sending);
-    // The card's words (`deliver` runs in its click, where its context is).
-    let m = crate::i18n::use_messages();
     leptos::task::spawn_local(async move {
         match connection.answer(&id, result).await {
             Ok(()) => status.set(SendStatus::Sent),
@@ -423,7 +423,7 @@ pub fn deliver(
                     status.set(SendStatus::Failed(m.t("pending.kept_for_rerun", &[])));
                 }
             }
-            Err(err) => status.set(SendStatus::Failed(err.to_string())),
+            Err(err) => status.set(SendStatus::Failed(err.words(&m))),
         }
     });
 }

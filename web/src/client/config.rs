@@ -63,6 +63,9 @@ pub struct ClientConfig {
     /// (2025-11-25; `required` ones always are, when the server runs tasks). 2026-07-28:
     /// `never` leaves the Tasks extension undeclared (the server then runs no call as a task).
     pub tasks: TaskMode,
+    /// The language of the words the connection makes (task notices and reasons); the
+    /// browser's languages unless the host says.
+    pub messages: crate::i18n::Messages,
 }
 
 impl ClientConfig {
@@ -75,6 +78,7 @@ impl ClientConfig {
             sampling: None,
             http: HttpOptions::default(),
             tasks: TaskMode::default(),
+            messages: crate::i18n::Messages::from_browser(),
         }
     }
 

@@ -156,6 +156,26 @@ pub enum ClientError {
     RequestLost,
 }
 
+impl ClientError {
+    /// The error in the language of `m`, for the person (a card's reason, an alert). The
+    /// transport's and the protocol's own errors, and a refusal's text, are still English
+    /// (docs/i18n.md).
+    pub fn words(&self, m: &crate::i18n::Messages) -> String {
+        match self {
+            ClientError::TooManyRounds { max_rounds } => m.t(
+                "client.too_many_rounds",
+                &[("rounds", &m.number(f64::from(*max_rounds)))],
+            ),
+            ClientError::SignIn(why) => m.t("client.sign_in_failed", &[("reason", why)]),
+            ClientError::UnknownElicitation(_) => m.t("client.unknown_elicitation", &[]),
+            ClientError::NotConnected => m.t("client.not_connected", &[]),
+            ClientError::Sampling(why) => m.t("client.sampling_failed", &[("reason", why)]),
+            ClientError::RequestLost => m.t("client.request_lost", &[]),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

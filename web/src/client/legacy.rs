@@ -117,6 +117,8 @@ struct Inner {
     tools_listed: Cell<bool>,
     /// The host's choice for tools whose task support is `optional`.
     task_mode: TaskMode,
+    /// The connection's language, for the words it makes (task_texts).
+    messages: crate::i18n::Messages,
     /// Pings, roots answers and refusals owed to the server, paced.
     replies: RefCell<AutomaticReplies>,
     /// Sampling requests the host's handler is working on.
@@ -162,6 +164,7 @@ impl LegacySession {
                 tool_support: RefCell::new(HashMap::new()),
                 tools_listed: Cell::new(false),
                 task_mode: config.tasks,
+                messages: config.messages.clone(),
                 replies: RefCell::new(AutomaticReplies::default()),
                 sampling_in_flight: Cell::new(0),
                 get_stream: RefCell::new(None),
@@ -489,8 +492,12 @@ impl LegacySession {
         run: RunId,
         watch: Option<&CallWatch>,
     ) -> Result<Box<RawValue>, ClientError> {
-        let value: Value = serde_json::from_str(answer.get())
-            .map_err(|e| ClientError::Refused(task_texts::task_unreadable(&e.to_string())))?;
+        let value: Value = serde_json::from_str(answer.get()).map_err(|e| {
+            ClientError::Refused(task_texts::task_unreadable(
+                &self.inner.messages,
+                &e.to_string(),
+            ))
+        })?;
         let mut task = match ToolTask::from_call_result(&value) {
             None => return Ok(answer),
             Some(Err(why)) => return Err(ClientError::Refused(why)),
@@ -507,7 +514,9 @@ impl LegacySession {
                     task = seen;
                 }
                 if watch.is_stopped() {
-                    return Err(ClientError::Refused(task_texts::TASK_STOPPED.into()));
+                    return Err(ClientError::Refused(task_texts::task_stopped(
+                        &self.inner.messages,
+                    )));
                 }
             }
             let params = Value::Object(task.id_params());
@@ -515,7 +524,9 @@ impl LegacySession {
                 TaskNext::Poll { after_ms } => {
                     sleep(u32::try_from(after_ms).unwrap_or(u32::MAX)).await;
                     if watch.is_some_and(CallWatch::is_stopped) {
-                        return Err(ClientError::Refused(task_texts::TASK_STOPPED.into()));
+                        return Err(ClientError::Refused(task_texts::task_stopped(
+                            &self.inner.messages,
+                        )));
                     }
                     let got = self
                         .request_in_session(Outgoing::Other {
@@ -524,7 +535,10 @@ impl LegacySession {
                         })
                         .await?;
                     let got: Value = serde_json::from_str(got.get()).map_err(|e| {
-                        ClientError::Refused(task_texts::task_unreadable(&e.to_string()))
+                        ClientError::Refused(task_texts::task_unreadable(
+                            &self.inner.messages,
+                            &e.to_string(),
+                        ))
                     })?;
                     task.on_task(&got).map_err(ClientError::Refused)?;
                     if let Some(watch) = watch {
@@ -543,6 +557,7 @@ impl LegacySession {
                 }
                 TaskNext::Cancelled => {
                     return Err(ClientError::Refused(task_texts::task_cancelled(
+                        &self.inner.messages,
                         task.message(),
                     )))
                 }
@@ -952,6 +967,7 @@ impl LegacySession {
                 // No task, no card: the book forgets it, the server reads why.
                 let _ = self.inner.book.borrow_mut().withdraw(epoch, &id);
                 (self.inner.sink)(ClientEvent::Notice(task_texts::task_refused(
+                    &self.inner.messages,
                     &error.message,
                 )));
                 Outcome::Error(error)
@@ -1008,12 +1024,12 @@ impl LegacySession {
                 .borrow_mut()
                 .withdraw(epoch, &retire.request);
             let reason = match retire.why {
-                RetireWhy::Cancelled => task_texts::CARD_TASK_CANCELLED,
-                RetireWhy::Expired => task_texts::CARD_TASK_EXPIRED,
+                RetireWhy::Cancelled => task_texts::card_task_cancelled(&self.inner.messages),
+                RetireWhy::Expired => task_texts::card_task_expired(&self.inner.messages),
             };
             (self.inner.sink)(ClientEvent::Retired {
                 id: route.unwrap_or(retire.card),
-                reason: reason.to_owned(),
+                reason,
             });
         }
     }

@@ -16,7 +16,7 @@ mod legacy;
 mod modern;
 mod resume;
 mod route;
-mod task_texts;
+pub(crate) mod task_texts;
 mod watch;
 
 use std::rc::Rc;

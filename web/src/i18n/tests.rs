@@ -236,3 +236,42 @@ fn a_host_overrides_a_message_with_the_same_placeholders() {
         "{unknown:?}"
     );
 }
+
+#[test]
+fn the_connection_s_own_words_are_in_its_language() {
+    use crate::client::task_texts;
+    use crate::client::ClientError;
+    let de = loaded("de");
+    assert_eq!(
+        task_texts::task_stopped(&de),
+        "Der Aufruf wurde angehalten; seine Aufgabe wurde abgebrochen."
+    );
+    assert_eq!(
+        task_texts::task_cancelled(&de, Some("zu spät")),
+        "Der Server hat die Aufgabe des Aufrufs abgebrochen: zu spät"
+    );
+    assert_eq!(
+        ClientError::SignIn("invalid_grant".into()).words(&de),
+        "Die Anmeldung hat nicht geklappt: invalid_grant"
+    );
+    assert_eq!(
+        ClientError::NotConnected.words(&de),
+        "Nicht mit einem Server verbunden."
+    );
+    // English's words are the ones the errors always had.
+    let en = Messages::default();
+    for e in [
+        ClientError::TooManyRounds { max_rounds: 8 },
+        ClientError::SignIn("x".into()),
+        ClientError::UnknownElicitation("r".into()),
+        ClientError::NotConnected,
+        ClientError::Sampling("no".into()),
+        ClientError::RequestLost,
+    ] {
+        assert_eq!(e.words(&en), e.to_string());
+    }
+    assert_eq!(
+        task_texts::card_task_cancelled(&en),
+        "the server cancelled this question's task, so it no longer needs this answer."
+    );
+}

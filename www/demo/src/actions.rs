@@ -55,7 +55,8 @@ pub fn connect(state: AppState, prefill: Option<Prefill>) {
     }
     disconnect(state);
     state.status.set(ConnStatus::Connecting);
-    let config = ClientConfig::new(url, state.protocol.get_untracked());
+    let mut config = ClientConfig::new(url, state.protocol.get_untracked());
+    config.messages = state.messages.get_value();
     spawn_local(async move {
         let connected = Connection::connect(config, state.requests.sink()).await;
         if !is_current(state.connects, ticket) {
@@ -79,8 +80,9 @@ pub fn connect(state: AppState, prefill: Option<Prefill>) {
                 state
                     .offer_auto
                     .set(matches!(err, ClientError::NotModern(_)));
-                state.status.set(ConnStatus::Failed(err.to_string()));
-                state.alert.set(Some(err.to_string()));
+                let why = state.messages.with_value(|m| err.words(m));
+                state.status.set(ConnStatus::Failed(why.clone()));
+                state.alert.set(Some(why));
             }
         }
     });
@@ -124,7 +126,7 @@ async fn list_offers(state: AppState, connection: &Connection, ticket: u64) -> b
         return false;
     }
     let m = state.messages.get_value();
-    let said = |key: &str, err: ClientError| m.t(key, &[("reason", &err.to_string())]);
+    let said = |key: &str, err: ClientError| m.t(key, &[("reason", &err.words(&m))]);
     let mut problems = Vec::new();
     match tools {
         Ok(tools) => state.tools.set(first_of_each(tools, |t| &t.name)),
@@ -242,7 +244,7 @@ pub fn run(state: AppState, call: Call) {
             Err(err) => {
                 let said = state
                     .messages
-                    .with_value(|m| failed(m, &call, &err.to_string()));
+                    .with_value(|m| failed(m, &call, &err.words(m)));
                 state.alert.set(Some(said))
             }
         }
