@@ -407,8 +407,7 @@ impl LegacySession {
         });
         self.say_expired(
             expired,
-            "The server restarted and lost the request this answer was for, and another \
-             call was made before that call was made again, so your answer was not sent.",
+            &self.inner.messages.t("session.lost_before_rerun", &[]),
         );
         let as_task = self.call_as_task(call);
         let outcome = match self
@@ -435,8 +434,7 @@ impl LegacySession {
         let expired = self.inner.book.borrow_mut().finish_run(run);
         self.say_expired(
             expired,
-            "The server restarted and lost the request this answer was for; the call was \
-             made again, but the server did not ask this again, so your answer was not sent.",
+            &self.inner.messages.t("session.lost_not_asked_again", &[]),
         );
         outcome
     }
@@ -654,9 +652,7 @@ impl LegacySession {
             if !self.usable() {
                 self.handshake().await?;
                 (self.inner.sink)(ClientEvent::Notice(
-                    "The session could not be used (the server forgot it, or setting it up \
-                     failed); connected again with a new session."
-                        .into(),
+                    self.inner.messages.t("session.renewed_unusable", &[]),
                 ));
             }
         }
@@ -665,9 +661,7 @@ impl LegacySession {
             Err(ClientError::Driver(DriverError::SessionExpired)) => {
                 if self.renew(epoch).await? {
                     (self.inner.sink)(ClientEvent::Notice(
-                        "The server had forgotten the session (it expired or restarted); \
-                         connected again with a new session."
-                            .into(),
+                        self.inner.messages.t("session.renewed", &[]),
                     ));
                 }
                 self.request_once(what).await
@@ -1144,9 +1138,7 @@ impl LegacySession {
                 // A new session numbers its requests afresh: this id there is another
                 // request.
                 (session.inner.sink)(ClientEvent::Notice(
-                    "The server forgot the session while a sampling request was being \
-                     answered; the answer was not sent (it belonged to the old session)."
-                        .into(),
+                    session.inner.messages.t("session.sampling_lost", &[]),
                 ));
                 return;
             }
@@ -1261,11 +1253,12 @@ impl LegacySession {
     /// The card `id` can never be answered (its request was lost outside any call): the
     /// card is retired in words, so it stops holding a place in the card list.
     fn retire_gone(&self, id: &str) -> ClientError {
+        let gone = self.inner.messages.t("session.request_gone", &[]);
         (self.inner.sink)(ClientEvent::Retired {
             id: id.to_owned(),
-            reason: REQUEST_GONE.into(),
+            reason: gone.clone(),
         });
-        ClientError::Refused(REQUEST_GONE.into())
+        ClientError::Refused(gone)
     }
 
     /// POSTs the user's answer to the server request routed as `id`, on the session that
@@ -1333,9 +1326,7 @@ impl LegacySession {
                 }
                 renewed?;
                 (self.inner.sink)(ClientEvent::Notice(
-                    "The server had forgotten the session (it restarted); connected again \
-                     with a new session. Your answer is kept for when the call is made again."
-                        .into(),
+                    self.inner.messages.t("session.renewed_answer_kept", &[]),
                 ));
                 Err(ClientError::RequestLost)
             }
@@ -1477,11 +1468,6 @@ fn event_error(event: LegacyEvent) -> Option<ClientError> {
         _ => None,
     }
 }
-
-/// The error for an answer to a card whose session is gone and that no call can ask again
-/// (it came on the GET stream).
-const REQUEST_GONE: &str = "The server restarted and lost this request; it came outside any \
-     call, so nothing will ask it again, and your answer was not sent.";
 
 /// Now, in milliseconds since the Unix epoch (the task machine's time).
 fn now_ms() -> u64 {
