@@ -158,10 +158,10 @@ pub enum ClientError {
 
 impl ClientError {
     /// The error in the language of `m`, for the person (a card's reason, an alert). The
-    /// transport's and the protocol's own errors, and a refusal's text, are still English
-    /// (docs/i18n.md).
+    /// protocol's own errors and a refusal's text are still English (docs/i18n.md).
     pub fn words(&self, m: &crate::i18n::Messages) -> String {
         match self {
+            ClientError::Transport(err) => err.words(m),
             ClientError::TooManyRounds { max_rounds } => m.t(
                 "client.too_many_rounds",
                 &[("rounds", &m.number(f64::from(*max_rounds)))],

@@ -270,6 +270,39 @@ fn the_connection_s_own_words_are_in_its_language() {
     ] {
         assert_eq!(e.words(&en), e.to_string());
     }
+    use crate::transport::TransportError;
+    let url = || "https://mcp.example/mcp".to_owned();
+    for t in [
+        TransportError::Unreachable { url: url() },
+        TransportError::BlockedByCors {
+            url: url(),
+            origin: "https://app.example".into(),
+        },
+        TransportError::Dropped {
+            url: url(),
+            detail: "reset".into(),
+        },
+        TransportError::Malformed {
+            detail: "not JSON".into(),
+        },
+        TransportError::Aborted,
+        TransportError::TimedOut {
+            url: url(),
+            after_ms: 30_000,
+        },
+        TransportError::Redirected { url: url() },
+        TransportError::HostFetch {
+            url: url(),
+            detail: "boom".into(),
+        },
+        TransportError::Unsendable {
+            detail: "bad header".into(),
+        },
+    ] {
+        assert_eq!(t.words(&en), t.to_string());
+        assert_ne!(t.words(&de), t.to_string());
+        assert_eq!(ClientError::Transport(t.clone()).words(&de), t.words(&de));
+    }
     assert_eq!(
         task_texts::card_task_cancelled(&en),
         "the server cancelled this question's task, so it no longer needs this answer."

@@ -32,6 +32,40 @@ pub enum TransportError {
     Unsendable { detail: String },
 }
 
+impl TransportError {
+    /// The error in the language of `m`, for the person (`transport.*` in the catalogs;
+    /// English's are the [`fmt::Display`] texts).
+    pub fn words(&self, m: &crate::i18n::Messages) -> String {
+        match self {
+            TransportError::Unreachable { url } => m.t("transport.unreachable", &[("url", url)]),
+            TransportError::BlockedByCors { url, origin } => {
+                m.t("transport.cors", &[("url", url), ("origin", origin)])
+            }
+            TransportError::Dropped { url, detail } => {
+                m.t("transport.dropped", &[("url", url), ("detail", detail)])
+            }
+            TransportError::Malformed { detail } => {
+                m.t("transport.malformed", &[("detail", detail)])
+            }
+            TransportError::Aborted => m.t("transport.aborted", &[]),
+            TransportError::TimedOut { url, after_ms } => m.t(
+                "transport.timed_out",
+                &[
+                    ("url", url),
+                    ("seconds", &m.number(f64::from(after_ms / 1000))),
+                ],
+            ),
+            TransportError::Redirected { url } => m.t("transport.redirected", &[("url", url)]),
+            TransportError::HostFetch { url, detail } => {
+                m.t("transport.host_fetch", &[("url", url), ("detail", detail)])
+            }
+            TransportError::Unsendable { detail } => {
+                m.t("transport.unsendable", &[("detail", detail)])
+            }
+        }
+    }
+}
+
 impl fmt::Display for TransportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
