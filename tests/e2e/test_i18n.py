@@ -271,3 +271,35 @@ def test_a_catalog_that_fails_to_load_leaves_the_card_english(driver: Any, www: 
         assert panics == [], panics
     finally:
         driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+
+
+def test_mcp_client_s_cards_are_in_its_locale_from_their_first_paint(driver: Any, www: Any, demo_server: Any) -> None:
+    """McpClient.connect loads its locale's catalog before it connects: the first card it
+    shows is Japanese as it enters the page (seen by a MutationObserver), not English first."""
+    driver.get(f"{www.origin}/element.html")
+    error = driver.execute_async_script(
+        """
+        const [url, args, done] = arguments;
+        import("./pkg/mcp_elicit_host.js").then(async (m) => {
+          await m.default();
+          const box = document.createElement("div");
+          box.id = "client-cards";
+          document.body.append(box);
+          window.firstLang = null;
+          new MutationObserver(() => {
+            const card = box.querySelector("[data-elicitation]");
+            if (card && window.firstLang === null) window.firstLang = card.getAttribute("lang");
+          }).observe(box, { childList: true, subtree: true });
+          const client = await m.McpClient.connect(url, { container: box, locale: "ja", protocol: "2025-11-25" });
+          window.called = client.callTool("book_table", args);
+          done(null);
+        }).catch((e) => done(String(e)));
+        """,
+        demo_server.url,
+        {"date": BookTable.FULL_DATE, "party_size": 2},
+    )
+    assert error is None, error
+    form = wait_css(driver, "#client-cards [data-elicitation]")
+    assert driver.execute_script("return window.firstLang") == "ja"
+    assert form.get_attribute("lang") == "ja"
+    assert button(form, "送信") is not None
