@@ -78,6 +78,8 @@ pub struct ModernSession {
     /// in those that carry a person's answers.
     call_limits: Limits,
     answer_limits: Limits,
+    /// The connection's language, for the words it makes (task_texts).
+    messages: crate::i18n::Messages,
 }
 
 /// Longest silence of the server in one exchange: until its response starts (a call's own
@@ -137,6 +139,7 @@ impl ModernSession {
         ModernSession {
             config: config.modern(),
             endpoint: config.endpoint(),
+            messages: config.messages.clone(),
             sampling: config.sampling,
             sink,
             next_id: Cell::new(1),
@@ -437,7 +440,9 @@ impl ModernSession {
                 watch.set_task(task.task());
             }
             if watch.as_ref().is_some_and(CallWatch::is_stopped) {
-                break Err(ClientError::Refused(task_texts::TASK_STOPPED.into()));
+                break Err(ClientError::Refused(task_texts::task_stopped(
+                    &self.messages,
+                )));
             }
             if self.closed.get() {
                 break Err(ClientError::NotConnected);
@@ -500,12 +505,16 @@ impl ModernSession {
                     }
                     TaskStep::Completed(result) => {
                         break RawValue::from_string(result.to_string()).map_err(|e| {
-                            ClientError::Refused(task_texts::task_unreadable(&e.to_string()))
+                            ClientError::Refused(task_texts::task_unreadable(
+                                &self.messages,
+                                &e.to_string(),
+                            ))
                         })
                     }
                     TaskStep::Failed(err) => break Err(err.into()),
                     TaskStep::Cancelled => {
                         break Err(ClientError::Refused(task_texts::task_cancelled(
+                            &self.messages,
                             task.task().message(),
                         )))
                     }
@@ -538,7 +547,7 @@ impl ModernSession {
                 (Ok(_), None) if method == task_methods::UPDATE => {}
                 (Ok(got), None) => {
                     let read = serde_json::from_str::<Value>(got.get())
-                        .map_err(|e| task_texts::task_unreadable(&e.to_string()))
+                        .map_err(|e| task_texts::task_unreadable(&self.messages, &e.to_string()))
                         .and_then(|got| task.on_task(&got));
                     match read {
                         Ok(next) => step = next,

@@ -105,7 +105,7 @@ pub fn word_errors(
 /// resolves to the tag of the catalog now used for it: `en` when none fits or it could not
 /// be loaded. `elicit`, `McpClient.connect` and `<mcp-elicitation lang>` load theirs
 /// themselves; `validateContent` in a browser words its errors in a loaded language.
-#[wasm_bindgen(js_name = loadLocale)]
+#[cfg_attr(feature = "js-api", wasm_bindgen(js_name = loadLocale))]
 pub async fn load_locale(locale: JsValue) -> Result<String, JsValue> {
     let m = if locale.is_undefined() || locale.is_null() {
         super::Messages::from_browser()

@@ -327,6 +327,18 @@ impl Messages {
         Messages::with_catalog(self.0.wanted, self.0.overrides.clone())
     }
 
+    /// These messages speaking their language without its catalog loaded: for a host of
+    /// the texts already worded in it (sign-in's wasm, given the card's texts as overrides),
+    /// so `lang` and `dir` are the language's; a key not given falls back to English's.
+    pub fn as_given(&self) -> Self {
+        Messages(Arc::new(Inner {
+            wanted: self.0.wanted,
+            lang: self.0.wanted,
+            catalog: self.0.catalog,
+            overrides: self.0.overrides.clone(),
+        }))
+    }
+
     /// The language asked for, loaded or not.
     pub fn wanted(&self) -> &'static str {
         self.0.wanted

@@ -71,6 +71,13 @@ fn a_catalog_not_loaded_leaves_english_until_it_is() {
     assert_eq!(again.lang(), "ja");
     assert_eq!(again.t("button.submit", &[]), "Go");
     assert_eq!(again.t("button.decline", &[]), ja.t("button.decline", &[]));
+    // Texts given worded (sign-in's wasm): the language's lang and dir without its catalog.
+    let given = Messages::new("ar")
+        .with_overrides([("button.submit".to_owned(), "إرسال".to_owned())])
+        .unwrap_or_default()
+        .as_given();
+    assert_eq!((given.lang(), given.dir()), ("ar", "rtl"));
+    assert_eq!(given.t("button.submit", &[]), "إرسال");
     // Only the known languages, each at most MAX_CATALOG_BYTES.
     assert!(register("xx", "a = b").is_err());
     assert!(register("en", "button.submit = x").is_err());
