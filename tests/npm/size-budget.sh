@@ -70,13 +70,14 @@ set -euo pipefail
 #   a page in that language only), English compiled in, and the connection's own words
 #   (task texts, its and the transport's errors, a restarted server's notices) moved into
 #   the catalogs (+1.2 KB): the library 256.5 -> 250.6 KB, the client 528.6 -> 521.9 KB,
-#   sign-in's wasm 156.8 -> 146.8 KB (it carried the catalogs too).
+#   sign-in's wasm 156.8 -> 146.8 KB (it carried the catalogs too). Then main's sampling
+#   tasks (issue 34): the client 523.5 KB, sign-in 147.5 KB, the library 250.6 KB.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
 MAX_LIBRARY_GZIP_BYTES=251500
-MAX_CLIENT_GZIP_BYTES=523000
+MAX_CLIENT_GZIP_BYTES=524500
 # Sign-in's own wasm and JS, which McpClient fetches only when a server first asks the
 # person to sign in (host/src/signin.js): not part of either entry, weighed on its own.
-MAX_SIGNIN_GZIP_BYTES=148000
+MAX_SIGNIN_GZIP_BYTES=149000
 
 pkg=${1:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}
 json_out=""
