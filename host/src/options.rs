@@ -7,6 +7,7 @@ use futures::FutureExt;
 use js_sys::{Function, Object, Reflect};
 use mcp_elicit::wire::Root;
 use serde_json::Value;
+#[cfg(feature = "signin")]
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -270,10 +271,23 @@ fn auth(
 }
 
 // Sign-in's own wasm, loaded when first needed (host/src/signin.js says how).
+#[cfg(feature = "signin")]
 #[wasm_bindgen(module = "/src/signin.js")]
 extern "C" {
     #[wasm_bindgen(js_name = signInRunner)]
     fn sign_in_runner() -> Function;
+}
+
+/// Without the `signin` feature (the web crate's browser tests, whose page must not import
+/// one more snippet module: scripts/test's `wasm_test` says why), a sign-in fails at once.
+#[cfg(not(feature = "signin"))]
+fn sign_in_runner() -> Function {
+    let refuse = wasm_bindgen::closure::Closure::<dyn Fn(JsValue) -> js_sys::Promise>::new(
+        |_input: JsValue| {
+            js_sys::Promise::reject(&js_sys::Error::new("sign-in is not in this build"))
+        },
+    );
+    refuse.into_js_value().unchecked_into()
 }
 
 /// The host's JS sampling function as the client's handler: called with the request's
