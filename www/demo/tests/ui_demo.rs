@@ -123,10 +123,15 @@ async fn answer_read(request: &str) {
     tick().await;
 }
 
-/// Mounts the demo app (the test page has no query string, so it does not connect).
-fn mount_app() -> web_sys::HtmlElement {
+/// Mounts the demo app (the test page has no query string, so it does not connect). The
+/// app mounts once its language's catalog is there (English: at the next turn).
+async fn mount_app() -> web_sys::HtmlElement {
     let root = host();
     mcp_elicit_demo::mount_demo(root.clone());
+    until("the demo mounted", || {
+        root.query_selector("#server-url").ok().flatten().is_some()
+    })
+    .await;
     root
 }
 
@@ -158,7 +163,7 @@ async fn the_result_is_the_latest_calls_even_when_an_earlier_one_ends_later() {
         r#"window.__fake.tools["http://runs.test/mcp"] = ["slow_one", "fast_one"];
           window.__fake.gate("slow_one");"#,
     );
-    let root = mount_app();
+    let root = mount_app().await;
     connect_to(&root, "http://runs.test/mcp");
     connected(&root).await;
     until("the tools", || {
@@ -198,7 +203,7 @@ async fn a_slower_earlier_connect_does_not_replace_a_newer_one() {
           f.tools["http://fast.test/mcp"] = ["from_fast"];
           f.gate("connect http://slow.test/mcp");"#,
     );
-    let root = mount_app();
+    let root = mount_app().await;
     connect_to(&root, "http://slow.test/mcp");
     until("the slow probe sent", || {
         fake_log()
@@ -251,7 +256,7 @@ async fn duplicate_names_from_a_looping_cursor_show_one_card_each_and_still_work
         r#"window.__fake.tools["http://loop.test/mcp"] = ["first_tool", "first_tool", "second_tool"];
           window.__fake.loopCursor = true;"#,
     );
-    let root = mount_app();
+    let root = mount_app().await;
     connect_to(&root, "http://loop.test/mcp");
     connected(&root).await;
     until("the tools", || {
@@ -356,7 +361,7 @@ async fn a_result_keeps_its_lines_and_indentation() {
           style.textContent = {css};
           document.head.append(style);"#
     ));
-    let root = mount_app();
+    let root = mount_app().await;
     connect_to(&root, "http://runs.test/mcp");
     connected(&root).await;
     until("the tool", || q_opt(&root, "[data-tool=listing]").is_some()).await;
