@@ -44,8 +44,8 @@ use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
 use super::exchange::{self, Messages, ANSWER_POST_TIMEOUT_MS};
 use super::resume::{is_resumable_end, Resumption};
 use super::route::{self, URL_REQUIRED_KEY_PREFIX};
-use super::task_texts;
 use super::watch::CallWatch;
+use super::{notice_texts, task_texts};
 use crate::transport::{sleep, RawResponse, TransportError};
 
 /// Sampling requests the host's handler works on at once at most. Each is a call to an
@@ -638,7 +638,7 @@ impl LegacySession {
         for id in ids {
             (self.inner.sink)(ClientEvent::AnswerFailed {
                 id,
-                reason: format!("{why} Submit keeps it for the next time the call is made."),
+                reason: notice_texts::answer_not_sent(&self.inner.messages, why),
             });
         }
     }
@@ -788,10 +788,11 @@ impl LegacySession {
                 .len()
                 .saturating_sub(MAX_REQUIRED_URLS_PER_ERROR);
             if left_out > 0 {
-                (self.inner.sink)(ClientEvent::Notice(format!(
-                    "The server named {} links to open before the call can go on; only the \
-                     first {MAX_REQUIRED_URLS_PER_ERROR} are shown ({left_out} left out).",
-                    elicitations.len()
+                (self.inner.sink)(ClientEvent::Notice(notice_texts::urls_left_out(
+                    &self.inner.messages,
+                    elicitations.len(),
+                    MAX_REQUIRED_URLS_PER_ERROR,
+                    left_out,
                 )));
             }
             for params in elicitations.iter().take(MAX_REQUIRED_URLS_PER_ERROR) {
@@ -840,7 +841,7 @@ impl LegacySession {
             // Pings, roots, refusals: the machine wrote the answer; nobody waits on it.
             LegacyEvent::Reply { request, ping, .. } => self.reply(request, ping),
             LegacyEvent::Failed { id: None, error } => (self.inner.sink)(ClientEvent::Notice(
-                format!("The server sent a message this client could not use: {error}"),
+                notice_texts::unusable_message(&self.inner.messages, &error.to_string()),
             )),
             LegacyEvent::Response { .. }
             | LegacyEvent::Failed { .. }
@@ -919,10 +920,9 @@ impl LegacySession {
 
     /// A question under the id of one still waiting: ignored, and said.
     fn say_duplicate(&self, key: &str) {
-        (self.inner.sink)(ClientEvent::Notice(format!(
-            "The server asked again under the id {} while its earlier request with \
-             that id is still waiting; the second request was ignored.",
-            quote(key)
+        (self.inner.sink)(ClientEvent::Notice(notice_texts::duplicate_id(
+            &self.inner.messages,
+            &quote(key),
         )));
     }
 
@@ -1086,8 +1086,9 @@ impl LegacySession {
             if let Ok(request) = refusal {
                 self.reply(request, false);
             }
-            (self.inner.sink)(ClientEvent::Notice(format!(
-                "A sampling request of the server was refused: {why}"
+            (self.inner.sink)(ClientEvent::Notice(notice_texts::sampling_busy(
+                &self.inner.messages,
+                MAX_SAMPLING_IN_FLIGHT,
             )));
             return;
         }
@@ -1147,7 +1148,7 @@ impl LegacySession {
                 Err(why) => {
                     let message = why.clone();
                     (session.inner.sink)(ClientEvent::Notice(
-                        ClientError::Sampling(why).to_string(),
+                        ClientError::Sampling(why).words(&session.inner.messages),
                     ));
                     Outcome::Error(ErrorObject {
                         code: codes::INTERNAL_ERROR,
@@ -1202,9 +1203,7 @@ impl LegacySession {
             }
             Offered::Queued => {}
             Offered::Dropped { first: true } => (self.inner.sink)(ClientEvent::Notice(
-                "The server is sending requests faster than it takes the answers; some \
-                 automatic answers (e.g. to pings) were not sent."
-                    .into(),
+                notice_texts::flood(&self.inner.messages),
             )),
             Offered::Dropped { first: false } => {}
         }
@@ -1223,9 +1222,9 @@ impl LegacySession {
                 }
                 Ok(Some(err)) | Err(err) => (session.inner.sink)(ClientEvent::AnswerFailed {
                     id: card,
-                    reason: format!(
-                        "The call was made again, but resending your answer failed: {err} \
-                         Submit sends it again."
+                    reason: notice_texts::resend_failed(
+                        &session.inner.messages,
+                        &err.words(&session.inner.messages),
                     ),
                 }),
             }
@@ -1237,9 +1236,7 @@ impl LegacySession {
         if let Some(id) = evicted {
             (self.inner.sink)(ClientEvent::AnswerFailed {
                 id,
-                reason: "Too many answers were waiting for their calls to be made again; \
-                         this one was dropped. Submit keeps it again."
-                    .into(),
+                reason: notice_texts::answer_dropped(&self.inner.messages),
             });
         }
     }

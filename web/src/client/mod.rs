@@ -14,6 +14,7 @@ mod events;
 mod exchange;
 mod legacy;
 mod modern;
+pub(crate) mod notice_texts;
 mod resume;
 mod route;
 pub(crate) mod task_texts;

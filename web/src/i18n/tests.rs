@@ -315,3 +315,73 @@ fn the_connection_s_own_words_are_in_its_language() {
         "the server cancelled this question's task, so it no longer needs this answer."
     );
 }
+
+#[test]
+fn a_legacy_session_s_notices_are_in_its_language() {
+    use crate::client::notice_texts as n;
+    let en = Messages::default();
+    // English's words are the ones the notices always had.
+    assert_eq!(
+        n::urls_left_out(&en, 70, 64, 6),
+        "The server named 70 links to open before the call can go on; only the first 64 \
+         are shown (6 left out)."
+    );
+    assert_eq!(
+        n::unusable_message(&en, "not JSON."),
+        "The server sent a message this client could not use: not JSON."
+    );
+    assert_eq!(
+        n::duplicate_id(&en, "\"7\""),
+        "The server asked again under the id \"7\" while its earlier request with that id \
+         is still waiting; the second request was ignored."
+    );
+    assert_eq!(
+        n::sampling_busy(&en, 4),
+        "A sampling request of the server was refused: This client is already answering 4 \
+         sampling requests, the most it runs at once; ask again when one is answered."
+    );
+    assert_eq!(
+        n::flood(&en),
+        "The server is sending requests faster than it takes the answers; some automatic \
+         answers (e.g. to pings) were not sent."
+    );
+    assert_eq!(
+        n::answer_not_sent(&en, "Lost."),
+        "Lost. Submit keeps it for the next time the call is made."
+    );
+    assert_eq!(
+        n::resend_failed(&en, "Nope."),
+        "The call was made again, but resending your answer failed: Nope. Submit sends it again."
+    );
+    assert_eq!(
+        n::answer_dropped(&en),
+        "Too many answers were waiting for their calls to be made again; this one was \
+         dropped. Submit keeps it again."
+    );
+    // In Chinese and Arabic: their own words, the data kept.
+    for tag in ["zh-CN", "ar"] {
+        let m = loaded(tag);
+        let all = [
+            (
+                n::urls_left_out(&m, 70, 64, 6),
+                n::urls_left_out(&en, 70, 64, 6),
+            ),
+            (
+                n::unusable_message(&m, "X1"),
+                n::unusable_message(&en, "X1"),
+            ),
+            (n::duplicate_id(&m, "\"7\""), n::duplicate_id(&en, "\"7\"")),
+            (n::sampling_busy(&m, 4), n::sampling_busy(&en, 4)),
+            (n::flood(&m), n::flood(&en)),
+            (n::answer_not_sent(&m, "X2"), n::answer_not_sent(&en, "X2")),
+            (n::resend_failed(&m, "X3"), n::resend_failed(&en, "X3")),
+            (n::answer_dropped(&m), n::answer_dropped(&en)),
+        ];
+        for (theirs, english) in all {
+            assert_ne!(theirs, english, "{tag}: still English");
+        }
+        assert!(n::urls_left_out(&m, 70, 64, 6).contains("64"));
+        assert!(n::duplicate_id(&m, "\"7\"").contains("\"7\""));
+        assert!(n::resend_failed(&m, "X3").contains("X3"));
+    }
+}
