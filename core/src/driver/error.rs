@@ -160,7 +160,7 @@ impl fmt::Display for DriverError {
             DriverError::MissingCapability { message, required } => write!(
                 f,
                 "The server needs a client capability this client did not declare ({}): {message}.",
-                describe_capabilities(required)
+                describe_capabilities(required).unwrap_or_else(|| "not named".to_owned())
             ),
             DriverError::UnsupportedVersion { message, supported } => write!(
                 f,
@@ -251,16 +251,22 @@ fn web_pages(n: usize) -> String {
 /// TypeScript SDK's `McpError` puts before its text ("MCP error -32042: "), and ending in
 /// exactly one full stop (none added when it ends its own sentence).
 fn for_a_person(message: &str, code: i64) -> String {
+    server_reason(message, code).unwrap_or_else(|| "it gave no reason.".to_owned())
+}
+
+/// [`for_a_person`]'s server text (the UI words the error in its own language around it),
+/// or `None` when the server gave no reason.
+pub fn server_reason(message: &str, code: i64) -> Option<String> {
     let prefix = format!("MCP error {code}:");
     let text = message.trim();
     let text = text.strip_prefix(prefix.as_str()).unwrap_or(text).trim();
     let text = text.trim_end_matches('.');
     if text.is_empty() {
-        "it gave no reason.".to_owned()
+        None
     } else if text.ends_with(['!', '?', '\u{2026}']) {
-        text.to_owned()
+        Some(text.to_owned())
     } else {
-        format!("{text}.")
+        Some(format!("{text}."))
     }
 }
 
@@ -291,8 +297,9 @@ fn url_elicitations(list: Option<&Value>) -> (Vec<UrlParams>, usize) {
     (usable, unusable)
 }
 
-/// `{"elicitation":{"form":{}},"roots":{}}` as `elicitation (form), roots`.
-fn describe_capabilities(required: &Value) -> String {
+/// `{"elicitation":{"form":{}},"roots":{}}` as `elicitation (form), roots` (`None` when
+/// the server named none).
+pub fn describe_capabilities(required: &Value) -> Option<String> {
     match required.as_object() {
         Some(caps) if !caps.is_empty() => caps
             .iter()
@@ -304,8 +311,9 @@ fn describe_capabilities(required: &Value) -> String {
                 _ => name.clone(),
             })
             .collect::<Vec<_>>()
-            .join(", "),
-        _ => "not named".to_string(),
+            .join(", ")
+            .into(),
+        _ => None,
     }
 }
 

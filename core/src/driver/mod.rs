@@ -32,5 +32,5 @@ pub mod task_ext;
 pub mod tasks;
 pub mod tool_tasks;
 
-pub use error::DriverError;
+pub use error::{describe_capabilities, server_reason, DriverError};
 pub use http::{HttpMethod, HttpRequest};

@@ -171,8 +171,106 @@ impl ClientError {
             ClientError::NotConnected => m.t("client.not_connected", &[]),
             ClientError::Sampling(why) => m.t("client.sampling_failed", &[("reason", why)]),
             ClientError::RequestLost => m.t("client.request_lost", &[]),
-            other => other.to_string(),
+            ClientError::Driver(err) => driver_words(err, m),
+            ClientError::NotModern(facts) => not_modern_words(facts, m),
+            ClientError::Refused(what) => what.clone(),
         }
+    }
+}
+
+/// A driver's error in the person's language (`driver.*`), from the variant and its data;
+/// the core's `Display` is the English. What the server or the core said in its own words
+/// (a server's message, an unreadable body's or stream's description) goes in as it came.
+pub fn driver_words(e: &DriverError, m: &crate::i18n::Messages) -> String {
+    use mcp_elicit::driver::{describe_capabilities, server_reason};
+    use mcp_elicit::wire::codes;
+    let n = |v: usize| m.number(v as f64);
+    match e {
+        DriverError::Rpc(err) => m.t("driver.rpc", &[("error", &err.to_string())]),
+        DriverError::MissingCapability { message, required } => {
+            match describe_capabilities(required) {
+                Some(caps) => m.t(
+                    "driver.missing_capability",
+                    &[("capabilities", &caps), ("message", message)],
+                ),
+                None => m.t("driver.missing_capability_unnamed", &[("message", message)]),
+            }
+        }
+        DriverError::UnsupportedVersion { message, supported } if supported.is_empty() => {
+            m.t("driver.unsupported_version_none", &[("message", message)])
+        }
+        DriverError::UnsupportedVersion { message, supported } => m.t(
+            "driver.unsupported_version",
+            &[("message", message), ("versions", &supported.join(", "))],
+        ),
+        DriverError::HeaderMismatch { message } => {
+            m.t("driver.header_mismatch", &[("message", message)])
+        }
+        DriverError::UrlElicitationRequired {
+            message,
+            elicitations,
+            unusable,
+        } => {
+            let message = server_reason(message, codes::URL_ELICITATION_REQUIRED)
+                .unwrap_or_else(|| m.t("driver.no_reason", &[]));
+            let message = ("message", message.as_str());
+            let pages = elicitations.len() as u64;
+            match (pages, *unusable) {
+                (0, 0) => m.t("driver.url_required_none", &[message]),
+                (0, bad) => m.t(
+                    "driver.url_required_unreadable",
+                    &[("bad", &n(bad)), message],
+                ),
+                (_, 0) => m.count("driver.url_required", pages, &[message]),
+                (_, bad) => m.count(
+                    "driver.url_required_some_unreadable",
+                    pages,
+                    &[("bad", &n(bad)), message],
+                ),
+            }
+        }
+        DriverError::RoundsExceeded { max_rounds } => m.t(
+            "driver.rounds_exceeded",
+            &[("rounds", &m.number(f64::from(*max_rounds)))],
+        ),
+        DriverError::SamplingRefused { key } => {
+            m.t("driver.sampling_refused", &[("key", &format!("{key:?}"))])
+        }
+        DriverError::UnsupportedInput { key, method } => m.t(
+            "driver.unsupported_input",
+            &[
+                ("key", &format!("{key:?}")),
+                ("method", &format!("{method:?}")),
+            ],
+        ),
+        DriverError::Http { status: 401, .. } => m.t("driver.http_401", &[]),
+        DriverError::Http { status: 403, .. } => m.t("driver.http_403", &[]),
+        DriverError::Http { status, body } if body.is_empty() => {
+            m.t("driver.http", &[("status", &status.to_string())])
+        }
+        DriverError::Http { status, body } => m.t(
+            "driver.http_with",
+            &[("status", &status.to_string()), ("body", body)],
+        ),
+        DriverError::SessionExpired => m.t("driver.session_expired", &[]),
+        DriverError::NoResponse => m.t("driver.no_response", &[]),
+        // The core's description of what it could not read is its own English.
+        DriverError::Wire(_) | DriverError::BadResult(_) | DriverError::Sse(_) => e.to_string(),
+        DriverError::Usage(what) => m.t("driver.usage", &[("detail", what)]),
+    }
+}
+
+/// [`ClientError::NotModern`] in the person's language (`client.not_modern*`); the
+/// server's answer to the probe (`answer`, the core's words) goes in as it came.
+fn not_modern_words(facts: &NotModern, m: &crate::i18n::Messages) -> String {
+    let answer = facts.answer.trim_end_matches('.');
+    let modern = ("modern", MODERN_PROTOCOL_VERSION);
+    match &facts.handshake {
+        Some(version) => m.t(
+            "client.not_modern_older",
+            &[("version", version), modern, ("answer", answer)],
+        ),
+        None => m.t("client.not_modern", &[modern, ("answer", answer)]),
     }
 }
 

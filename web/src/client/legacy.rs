@@ -40,7 +40,7 @@ use web_sys::{AbortController, AbortSignal};
 
 use super::config::{ClientConfig, SamplingHandler};
 use super::endpoint::Endpoint;
-use super::events::{ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
+use super::events::{driver_words, ClientError, ClientEvent, EventSink, MAX_PENDING_CARDS};
 use super::exchange::{self, Messages, ANSWER_POST_TIMEOUT_MS};
 use super::resume::{is_resumable_end, Resumption};
 use super::route::{self, URL_REQUIRED_KEY_PREFIX};
@@ -840,9 +840,12 @@ impl LegacySession {
             LegacyEvent::Withdrawn { id, reason } => self.withdraw(&id, reason.as_deref(), epoch),
             // Pings, roots, refusals: the machine wrote the answer; nobody waits on it.
             LegacyEvent::Reply { request, ping, .. } => self.reply(request, ping),
-            LegacyEvent::Failed { id: None, error } => (self.inner.sink)(ClientEvent::Notice(
-                notice_texts::unusable_message(&self.inner.messages, &error.to_string()),
-            )),
+            LegacyEvent::Failed { id: None, error } => {
+                (self.inner.sink)(ClientEvent::Notice(notice_texts::unusable_message(
+                    &self.inner.messages,
+                    &driver_words(&error, &self.inner.messages),
+                )))
+            }
             LegacyEvent::Response { .. }
             | LegacyEvent::Failed { .. }
             | LegacyEvent::Initialized { .. }

@@ -385,3 +385,101 @@ fn a_legacy_session_s_notices_are_in_its_language() {
         assert!(n::resend_failed(&m, "X3").contains("X3"));
     }
 }
+
+#[test]
+fn the_protocol_s_errors_are_in_the_connection_s_language() {
+    use crate::client::ClientError;
+    use mcp_elicit::driver::era::NotModern;
+    use mcp_elicit::driver::DriverError;
+    use mcp_elicit::wire::{codes, ErrorObject};
+    let en = Messages::default();
+    let url = |id: &str| {
+        serde_json::from_value(serde_json::json!({
+            "mode": "url", "elicitationId": id, "url": "https://a.example/", "message": "m"
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let required = |pages: Vec<_>, unusable, message: &str| DriverError::UrlElicitationRequired {
+        message: message.into(),
+        elicitations: pages,
+        unusable,
+    };
+    let errors = vec![
+        DriverError::Rpc(ErrorObject {
+            code: -32000,
+            message: "boom".into(),
+            data: None,
+        }),
+        DriverError::MissingCapability {
+            message: "need it".into(),
+            required: serde_json::json!({"elicitation": {"form": {}}, "roots": {}}),
+        },
+        DriverError::MissingCapability {
+            message: "need it".into(),
+            required: serde_json::Value::Null,
+        },
+        DriverError::UnsupportedVersion {
+            message: "old".into(),
+            supported: vec!["2025-06-18".into(), "2025-11-25".into()],
+        },
+        DriverError::UnsupportedVersion {
+            message: "old".into(),
+            supported: vec![],
+        },
+        DriverError::HeaderMismatch {
+            message: "Mcp-Method".into(),
+        },
+        required(vec![], 0, "MCP error -32042: Open it"),
+        required(vec![], 2, ""),
+        required(vec![url("a")], 0, "Go!"),
+        required(vec![url("a"), url("b")], 0, "Go"),
+        required(vec![url("a")], 3, "Go"),
+        required(vec![url("a"), url("b")], 1, "Go"),
+        DriverError::SamplingRefused { key: "7".into() },
+        DriverError::UnsupportedInput {
+            key: "7".into(),
+            method: "roots/list".into(),
+        },
+        DriverError::Http {
+            status: 401,
+            body: String::new(),
+        },
+        DriverError::Http {
+            status: 403,
+            body: "no".into(),
+        },
+        DriverError::Http {
+            status: 500,
+            body: String::new(),
+        },
+        DriverError::Http {
+            status: 502,
+            body: "Bad Gateway".into(),
+        },
+        DriverError::SessionExpired,
+        DriverError::NoResponse,
+        DriverError::Usage("out of order".into()),
+    ];
+    let not_modern = |handshake: Option<&str>| NotModern {
+        answer: "the server answered with HTTP status 400.".into(),
+        handshake: handshake.map(Into::into),
+    };
+    let mut all: Vec<ClientError> = errors.into_iter().map(ClientError::Driver).collect();
+    all.push(ClientError::NotModern(not_modern(Some("2025-11-25"))));
+    all.push(ClientError::NotModern(not_modern(None)));
+    for tag in ["zh-CN", "ar"] {
+        let m = loaded(tag);
+        for e in &all {
+            // English's words are the ones the errors always had (the core's Display).
+            assert_eq!(e.words(&en), e.to_string());
+            assert_ne!(e.words(&m), e.to_string(), "{tag}: still English");
+        }
+    }
+    let zh = loaded("zh-CN");
+    let page = ClientError::Driver(required(vec![url("a")], 3, "Go")).words(&zh);
+    assert!(
+        page.contains('1') && page.contains('3') && page.contains("Go."),
+        "{page}"
+    );
+    assert_eq!(codes::URL_ELICITATION_REQUIRED, -32042);
+}
