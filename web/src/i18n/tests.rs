@@ -464,15 +464,37 @@ fn the_protocol_s_errors_are_in_the_connection_s_language() {
         answer: "the server answered with HTTP status 400.".into(),
         handshake: handshake.map(Into::into),
     };
-    let mut all: Vec<ClientError> = errors.into_iter().map(ClientError::Driver).collect();
-    all.push(ClientError::NotModern(not_modern(Some("2025-11-25"))));
-    all.push(ClientError::NotModern(not_modern(None)));
+    // English's words are the ones the errors always had: the core's Display, and the
+    // modern-only refusal's old text.
+    let mut all: Vec<(ClientError, String)> = errors
+        .into_iter()
+        .map(|e| {
+            let english = e.to_string();
+            (ClientError::Driver(e), english)
+        })
+        .collect();
+    all.push((
+        ClientError::NotModern(not_modern(Some("2025-11-25"))),
+        "This server speaks MCP 2025-11-25, not 2026-07-28, and this connection allows \
+         2026-07-28 only. Connect with Auto (protocol \"auto\"), which falls back to \
+         2025-11-25. (To the 2026-07-28 request, the server answered with HTTP status 400.)"
+            .into(),
+    ));
+    all.push((
+        ClientError::NotModern(not_modern(None)),
+        "This server did not answer as an MCP 2026-07-28 server does, and this connection \
+         allows 2026-07-28 only. Connect with Auto (protocol \"auto\") to try the older \
+         handshake as well. (the server answered with HTTP status 400.)"
+            .into(),
+    ));
+    for (e, english) in &all {
+        assert_eq!(&e.words(&en), english);
+        assert_eq!(&e.to_string(), english);
+    }
     for tag in ["zh-CN", "ar"] {
         let m = loaded(tag);
-        for e in &all {
-            // English's words are the ones the errors always had (the core's Display).
-            assert_eq!(e.words(&en), e.to_string());
-            assert_ne!(e.words(&m), e.to_string(), "{tag}: still English");
+        for (e, english) in &all {
+            assert_ne!(&e.words(&m), english, "{tag}: still English");
         }
     }
     let zh = loaded("zh-CN");
@@ -482,4 +504,56 @@ fn the_protocol_s_errors_are_in_the_connection_s_language() {
         "{page}"
     );
     assert_eq!(codes::URL_ELICITATION_REQUIRED, -32042);
+}
+
+#[test]
+fn english_words_are_the_errors_old_texts() {
+    // The client's and the transport's Display are English's catalog words: pinned here
+    // to the texts they always had.
+    use crate::client::ClientError;
+    use crate::transport::TransportError;
+    let url = "https://mcp.example/mcp".to_owned();
+    let cases: Vec<(String, &str)> = vec![
+        (
+            TransportError::Unreachable { url: url.clone() }.to_string(),
+            "Cannot reach the server at https://mcp.example/mcp: nothing answered. Is it \
+             running, and is the address right?",
+        ),
+        (
+            TransportError::TimedOut {
+                url: url.clone(),
+                after_ms: 30_000,
+            }
+            .to_string(),
+            "The server at https://mcp.example/mcp did not answer within 30 seconds, so the \
+             request was given up.",
+        ),
+        (
+            TransportError::Malformed {
+                detail: "not JSON".into(),
+            }
+            .to_string(),
+            "The server sent something this client cannot understand: not JSON.",
+        ),
+        (
+            ClientError::TooManyRounds { max_rounds: 8 }.to_string(),
+            "The server kept asking for more input: stopped after 8 rounds, the most this \
+             client allows for one call.",
+        ),
+        (
+            ClientError::Transport(TransportError::Aborted).to_string(),
+            "The request was cancelled.",
+        ),
+        (
+            ClientError::Refused("Not followed.".into()).to_string(),
+            "Not followed.",
+        ),
+        (
+            ClientError::Driver(mcp_elicit::driver::DriverError::NoResponse).to_string(),
+            "The server closed the response without answering the request.",
+        ),
+    ];
+    for (got, want) in cases {
+        assert_eq!(got, want);
+    }
 }
