@@ -26,8 +26,81 @@ use std::sync::{Arc, OnceLock};
 /// a locale needs one ([`Messages::loaded`]), so a page in English downloads none of them.
 const LOCALES: [&str; 7] = ["en", "zh-CN", "ja", "de", "fr", "es", "ar"];
 
-/// The English catalog's text.
-const ENGLISH: &str = include_str!("catalogs/en.txt");
+/// The English catalog's file, comments and all (read only at compile time).
+const ENGLISH_FILE: &str = include_str!("catalogs/en.txt");
+
+/// The bytes of [`ENGLISH_FILE`] compiled in: its `key = template` lines without the
+/// comments (for translators, not for the wasm) and the spaces around `=`.
+const ENGLISH_BYTES: [u8; compact(ENGLISH_FILE.as_bytes(), &mut [])] = {
+    let mut out = [0u8; compact(ENGLISH_FILE.as_bytes(), &mut [])];
+    compact(ENGLISH_FILE.as_bytes(), &mut out);
+    out
+};
+
+/// The English catalog's text, as [`parse`] reads it.
+const ENGLISH: &str = match std::str::from_utf8(&ENGLISH_BYTES) {
+    Ok(text) => text,
+    Err(_) => "",
+};
+
+/// Writes `text`'s `key = template` lines (not blank or `#` lines, nor one without `=`)
+/// into `out` as `key=template\n` (an empty `out` just counts): what [`parse`] reads of
+/// them is unchanged. Returns the result's length. Compile time only.
+const fn compact(text: &[u8], out: &mut [u8]) -> usize {
+    const fn put(out: &mut [u8], len: usize, c: u8) -> usize {
+        if len < out.len() {
+            out[len] = c;
+        }
+        len + 1
+    }
+    const fn space(c: u8) -> bool {
+        c == b' ' || c == b'\t' || c == b'\r'
+    }
+    let mut len = 0;
+    let mut i = 0;
+    while i < text.len() {
+        let mut end = i;
+        while end < text.len() && text[end] != b'\n' {
+            end += 1;
+        }
+        let mut start = i;
+        while start < end && space(text[start]) {
+            start += 1;
+        }
+        let mut eq = start;
+        while eq < end && text[eq] != b'=' {
+            eq += 1;
+        }
+        if start < end && text[start] != b'#' && eq < end {
+            let mut key_end = eq;
+            while key_end > start && space(text[key_end - 1]) {
+                key_end -= 1;
+            }
+            let mut value = eq + 1;
+            while value < end && space(text[value]) {
+                value += 1;
+            }
+            let mut value_end = end;
+            while value_end > value && space(text[value_end - 1]) {
+                value_end -= 1;
+            }
+            let mut j = start;
+            while j < key_end {
+                len = put(out, len, text[j]);
+                j += 1;
+            }
+            len = put(out, len, b'=');
+            j = value;
+            while j < value_end {
+                len = put(out, len, text[j]);
+                j += 1;
+            }
+            len = put(out, len, b'\n');
+        }
+        i = end + 1;
+    }
+    len
+}
 
 /// The most bytes a loaded catalog may have (the largest is some 9 KB): a bigger text is
 /// refused, so what a page keeps of catalogs stays bounded.

@@ -11,6 +11,18 @@ fn base(key: &str) -> &str {
 }
 
 #[test]
+fn english_compiled_in_reads_as_its_file() {
+    // Comments and the spaces around `=` left out of the wasm change nothing parse reads.
+    let file = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/i18n/catalogs/en.txt"),
+    )
+    .unwrap_or_default();
+    assert_eq!(parse(ENGLISH), parse(&file));
+    assert!(ENGLISH.len() < file.len() && !ENGLISH.lines().any(|l| l.starts_with('#')));
+    assert!(ENGLISH.contains("list.separator=\", \"\n"), "{ENGLISH}");
+}
+
+#[test]
 fn catalogs_match_english() {
     let en = parse(ENGLISH);
     assert!(
