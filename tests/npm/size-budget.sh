@@ -72,9 +72,17 @@ set -euo pipefail
 #   the catalogs (+1.2 KB): the library 256.5 -> 250.6 KB, the client 528.6 -> 521.9 KB,
 #   sign-in's wasm 156.8 -> 146.8 KB (it carried the catalogs too). Then main's sampling
 #   tasks (issue 34): the client 523.5 KB, sign-in 147.5 KB, the library 250.6 KB.
+# - 2026-12-07, late, the library and the client raised a little, weighed: issue 35's last
+#   English texts in the catalogs (a 2025-11-25 session's notices and a kept answer's
+#   reasons, the protocol's errors worded per DriverError variant, the modern-only
+#   refusal; English compiled in, so every entry carries them, and the client carries the
+#   core's English Display of the same errors too): +1.4 KB for the library, +1.9 KB for
+#   the client, less 0.4 KB each for the English catalog compiled in without its comments:
+#   the library 251,551 bytes, the client 524,902, sign-in 148,178. To win back: English
+#   texts only the client uses kept out of the library's wasm.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
-MAX_LIBRARY_GZIP_BYTES=251500
-MAX_CLIENT_GZIP_BYTES=524500
+MAX_LIBRARY_GZIP_BYTES=251600
+MAX_CLIENT_GZIP_BYTES=525000
 # Sign-in's own wasm and JS, which McpClient fetches only when a server first asks the
 # person to sign in (host/src/signin.js): not part of either entry, weighed on its own.
 MAX_SIGNIN_GZIP_BYTES=149000
