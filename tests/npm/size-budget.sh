@@ -78,10 +78,12 @@ set -euo pipefail
 #   refusal; English compiled in, so every entry carries them, and the client carries the
 #   core's English Display of the same errors too): +1.4 KB for the library, +1.9 KB for
 #   the client, less 0.4 KB each for the English catalog compiled in without its comments:
-#   the library 251,551 bytes, the client 524,902, sign-in 148,178. To win back: English
-#   texts only the client uses kept out of the library's wasm.
+#   the library 251,551 bytes, the client 524,902, sign-in 148,178; with a 2026-07-28
+#   tool left out for its x-mcp-header in words too, the library 251,632, the client
+#   524,913, sign-in 148,186. To win back: English texts only the client uses kept out of
+#   the library's wasm.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
-MAX_LIBRARY_GZIP_BYTES=251600
+MAX_LIBRARY_GZIP_BYTES=251700
 MAX_CLIENT_GZIP_BYTES=525000
 # Sign-in's own wasm and JS, which McpClient fetches only when a server first asks the
 # person to sign in (host/src/signin.js): not part of either entry, weighed on its own.

@@ -863,9 +863,9 @@ impl ModernSession {
                 .iter()
                 .map(|(name, why)| format!("{name} ({why})"))
                 .collect();
-            (self.sink)(ClientEvent::Notice(format!(
-                "Left out tools whose x-mcp-header annotations are invalid: {}.",
-                each.join("; ")
+            (self.sink)(ClientEvent::Notice(super::notice_texts::tools_left_out(
+                &self.messages,
+                &each.join("; "),
             )));
         }
         kept

@@ -52,3 +52,9 @@ pub fn resend_failed(m: &Messages, why: &str) -> String {
 pub fn answer_dropped(m: &Messages) -> String {
     m.t("session.answer_dropped", &[])
 }
+
+/// 2026-07-28 tools left out for invalid `x-mcp-header` annotations (`tools`: each named,
+/// with the reason, in the core's words).
+pub fn tools_left_out(m: &Messages, tools: &str) -> String {
+    m.t("notice.tools_left_out", &[("tools", tools)])
+}

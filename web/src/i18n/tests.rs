@@ -366,6 +366,10 @@ fn a_legacy_session_s_notices_are_in_its_language() {
         "The call was made again, but resending your answer failed: Nope. Submit sends it again."
     );
     assert_eq!(
+        n::tools_left_out(&en, "a (bad)"),
+        "Left out tools whose x-mcp-header annotations are invalid: a (bad)."
+    );
+    assert_eq!(
         n::answer_dropped(&en),
         "Too many answers were waiting for their calls to be made again; this one was \
          dropped. Submit keeps it again."
@@ -388,6 +392,7 @@ fn a_legacy_session_s_notices_are_in_its_language() {
             (n::answer_not_sent(&m, "X2"), n::answer_not_sent(&en, "X2")),
             (n::resend_failed(&m, "X3"), n::resend_failed(&en, "X3")),
             (n::answer_dropped(&m), n::answer_dropped(&en)),
+            (n::tools_left_out(&m, "X4"), n::tools_left_out(&en, "X4")),
         ];
         for (theirs, english) in all {
             assert_ne!(theirs, english, "{tag}: still English");
