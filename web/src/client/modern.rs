@@ -286,54 +286,21 @@ impl ModernSession {
             if self.closed.get() {
                 return Err(ClientError::NotConnected);
             }
-            let keys: Vec<String> = elicitations.iter().map(|e| e.key.clone()).collect();
-            let (submit, submitted) = mpsc::unbounded();
-            self.rounds.borrow_mut().insert(
-                number,
-                PendingRound {
-                    expected: keys.clone(),
-                    answers: IndexMap::new(),
-                    submit,
-                },
-            );
-            for pending in elicitations {
-                let id = route::call_card(number, &pending.key);
-                if !shown.contains(&id) && shown.len() < MAX_PENDING_CARDS {
-                    shown.push(id.clone());
-                }
-                (self.sink)(ClientEvent::Elicit {
-                    id,
-                    key: pending.key,
-                    params: pending.params,
-                });
-            }
-            self.set_asking(number, true);
+            let (keys, submitted) = self.show_round(number, elicitations, &mut shown);
             let answered = self.answer_round(call, submitted).await;
-            self.set_asking(number, false);
-            self.rounds.borrow_mut().remove(&number);
             next = match answered {
-                Ok(next) => next,
+                Ok(next) => {
+                    self.end_round(number, &keys, None);
+                    next
+                }
                 Err(err) => {
                     // The call is over: its cards can never be answered now. Say so on
                     // them, so they neither wait in vain nor hold room in the card list.
                     // An abandoned connection shows nothing more.
-                    if !self.closed.get() {
-                        let reason = format!("the call failed: {err}");
-                        for key in &keys {
-                            (self.sink)(ClientEvent::Retired {
-                                id: route::call_card(number, key),
-                                reason: reason.clone(),
-                            });
-                        }
-                    }
+                    self.end_round(number, &keys, Some(&format!("the call failed: {err}")));
                     return Err(err);
                 }
             };
-            for key in keys {
-                (self.sink)(ClientEvent::Answered {
-                    id: route::call_card(number, &key),
-                });
-            }
         }
     }
 
@@ -499,7 +466,7 @@ impl ModernSession {
                         if elicitations.is_empty() {
                             step = TaskStep::Update;
                         } else {
-                            round = Some(self.show_task_round(number, elicitations, &mut shown));
+                            round = Some(self.show_round(number, elicitations, &mut shown));
                         }
                         continue;
                     }
@@ -531,7 +498,7 @@ impl ModernSession {
                     *task = attempt;
                     let _ = done.send(Ok(()));
                     if let Some((keys, _)) = round.take() {
-                        self.end_task_round(number, &keys, None);
+                        self.end_round(number, &keys, None);
                     }
                 }
                 // The round stays, with its answers, for Submit to send again.
@@ -561,7 +528,7 @@ impl ModernSession {
                 .as_ref()
                 .err()
                 .map(|e| format!("the call failed: {e}"));
-            self.end_task_round(number, &keys, reason.as_deref().or(Some("")));
+            self.end_round(number, &keys, reason.as_deref().or(Some("")));
         }
         for id in shown {
             (self.sink)(ClientEvent::CallEnded { id });
@@ -588,9 +555,9 @@ impl ModernSession {
         Ok(())
     }
 
-    /// Shows a task round's elicitations on their cards, routed like a call's round (so
-    /// [`answer`](Self::answer) takes them): their keys, and where the answers come in.
-    fn show_task_round(
+    /// Shows a round's elicitations (a call's or a task's) on their cards, routed so
+    /// [`answer`](Self::answer) takes them: their keys, and where the answers come in.
+    fn show_round(
         &self,
         number: u64,
         elicitations: Vec<PendingElicitation>,
@@ -621,9 +588,9 @@ impl ModernSession {
         (keys, submitted)
     }
 
-    /// A task round is over: its cards were answered (`retired` is `None`), or are retired
-    /// with the reason (empty: the connection was abandoned; nothing is shown).
-    fn end_task_round(&self, number: u64, keys: &[String], retired: Option<&str>) {
+    /// A round is over: its cards were answered (`retired` is `None`), or are retired with
+    /// the reason (none shown once the connection was abandoned).
+    fn end_round(&self, number: u64, keys: &[String], retired: Option<&str>) {
         self.set_asking(number, false);
         self.rounds.borrow_mut().remove(&number);
         for key in keys {
