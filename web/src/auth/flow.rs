@@ -29,7 +29,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::RequestCredentials;
 
 use super::card::{Card, Click};
-use super::{glue, store, Store};
+use super::store::{self, text, texts};
+use super::{glue, Store};
 use crate::i18n::Messages;
 use crate::transport::{self, sleep, ByteStream, Fetcher, TransportError};
 
@@ -148,18 +149,6 @@ fn opt(text: Option<&str>) -> Value {
     text.map_or(Value::Null, Value::from)
 }
 
-fn text(v: &Value, name: &str) -> Option<String> {
-    v.get(name)?.as_str().map(str::to_owned)
-}
-
-fn texts(v: &Value, name: &str) -> Option<Vec<String>> {
-    v.get(name)?
-        .as_array()?
-        .iter()
-        .map(|s| s.as_str().map(str::to_owned))
-        .collect()
-}
-
 fn config_of(v: &Value) -> Option<AuthConfig> {
     let protocol = if v.get("modern")?.as_bool()? {
         AuthProtocol::Modern2026_07_28
@@ -180,7 +169,7 @@ fn config_of(v: &Value) -> Option<AuthConfig> {
 fn challenge_of(v: &Value) -> Challenge {
     Challenge {
         resource_metadata: text(v, "resource_metadata"),
-        scopes: texts(v, "scopes"),
+        scopes: v.get("scopes").and_then(texts),
         error: text(v, "error"),
         error_description: text(v, "error_description"),
     }

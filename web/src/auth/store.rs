@@ -187,7 +187,7 @@ fn clients_key() -> String {
 // whole record none.
 
 /// The text at `name`.
-fn text(record: &Value, name: &str) -> Option<String> {
+pub(super) fn text(record: &Value, name: &str) -> Option<String> {
     record.get(name)?.as_str().map(str::to_owned)
 }
 
@@ -200,7 +200,7 @@ fn opt_text(record: &Value, name: &str) -> Option<Option<String>> {
 }
 
 /// A list of texts.
-fn texts(value: &Value) -> Option<Vec<String>> {
+pub(super) fn texts(value: &Value) -> Option<Vec<String>> {
     value
         .as_array()?
         .iter()
