@@ -235,24 +235,51 @@ pub enum Piece {
     Slot(String),
 }
 
+/// A template's parts as written: text, and placeholder names. A `{` with no `}` after it
+/// is text, and so is everything after it. The one reader of placeholders:
+/// [`pieces`], [`placeholders`] and [`fill`] all go through it.
+enum Part<'a> {
+    Text(&'a str),
+    Slot(&'a str),
+}
+
+fn parts(template: &str) -> impl Iterator<Item = Part<'_>> {
+    let mut rest = template;
+    let mut slot = None;
+    std::iter::from_fn(move || {
+        if let Some(name) = slot.take() {
+            return Some(Part::Slot(name));
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        let found = rest.find('{').and_then(|open| {
+            let after = rest.get(open + 1..)?;
+            Some((open, after, after.find('}')?))
+        });
+        let Some((open, after, close)) = found else {
+            return Some(Part::Text(std::mem::take(&mut rest)));
+        };
+        let text = rest.get(..open).unwrap_or("");
+        let name = after.get(..close).unwrap_or("");
+        rest = after.get(close + 1..).unwrap_or("");
+        if text.is_empty() {
+            Some(Part::Slot(name))
+        } else {
+            slot = Some(name);
+            Some(Part::Text(text))
+        }
+    })
+}
+
 /// A template cut at its placeholders, for a view that puts elements in them.
 fn pieces(template: &str) -> Vec<Piece> {
-    let mut out = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let after = rest.get(open + 1..).unwrap_or("");
-        let Some(close) = after.find('}') else { break };
-        let text = rest.get(..open).unwrap_or("");
-        if !text.is_empty() {
-            out.push(Piece::Text(text.to_owned()));
-        }
-        out.push(Piece::Slot(after.get(..close).unwrap_or("").to_owned()));
-        rest = after.get(close + 1..).unwrap_or("");
-    }
-    if !rest.is_empty() {
-        out.push(Piece::Text(rest.to_owned()));
-    }
-    out
+    parts(template)
+        .map(|part| match part {
+            Part::Text(text) => Piece::Text(text.to_owned()),
+            Part::Slot(name) => Piece::Slot(name.to_owned()),
+        })
+        .collect()
 }
 
 fn find<'a>(pairs: &[(&'a str, &'a str)], key: &str) -> Option<&'a str> {
@@ -262,15 +289,12 @@ fn find<'a>(pairs: &[(&'a str, &'a str)], key: &str) -> Option<&'a str> {
 /// The placeholder names of a template, once each, in order of first use.
 pub fn placeholders(template: &str) -> Vec<&str> {
     let mut names = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let after = rest.get(open + 1..).unwrap_or("");
-        let Some(close) = after.find('}') else { break };
-        let name = after.get(..close).unwrap_or("");
-        if !names.contains(&name) {
-            names.push(name);
+    for part in parts(template) {
+        if let Part::Slot(name) = part {
+            if !names.contains(&name) {
+                names.push(name);
+            }
         }
-        rest = after.get(close + 1..).unwrap_or("");
     }
     names
 }
@@ -285,22 +309,19 @@ pub fn same_placeholders(a: &str, b: &str) -> bool {
 /// as written (never a panic on a host's text).
 pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(rest.get(..open).unwrap_or(""));
-        let after = rest.get(open + 1..).unwrap_or("");
-        let Some(close) = after.find('}') else {
-            out.push_str(rest.get(open..).unwrap_or(""));
-            return out;
-        };
-        let name = after.get(..close).unwrap_or("");
-        match args.iter().find(|(n, _)| *n == name) {
-            Some((_, v)) => out.push_str(v),
-            None => out.push_str(rest.get(open..open + close + 2).unwrap_or("")),
+    for part in parts(template) {
+        match part {
+            Part::Text(text) => out.push_str(text),
+            Part::Slot(name) => match args.iter().find(|(n, _)| *n == name) {
+                Some((_, value)) => out.push_str(value),
+                None => {
+                    out.push('{');
+                    out.push_str(name);
+                    out.push('}');
+                }
+            },
         }
-        rest = after.get(close + 1..).unwrap_or("");
     }
-    out.push_str(rest);
     out
 }
 

@@ -234,6 +234,13 @@ fn templates_fill_and_cut_at_placeholders() {
     );
     // A placeholder without data, or a brace never closed, is kept as written.
     assert_eq!(fill("a {x} b {", &[]), "a {x} b {");
+    assert_eq!(fill("a {x} {y} {z", &[("x", "1")]), "a 1 {y} {z");
+    assert_eq!(fill("{x}{x}", &[("x", "1")]), "11");
+    assert_eq!(
+        super::pieces("{a}b{c"),
+        vec![Piece::Slot("a".into()), Piece::Text("b{c".into())]
+    );
+    assert_eq!(placeholders("{a} {b} {a} {"), vec!["a", "b"]);
 }
 
 #[test]
