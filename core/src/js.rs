@@ -25,7 +25,7 @@
 
 use crate::js_text;
 use crate::schema::json::{Json, WORDS};
-use crate::schema::{compile_json, FormSpec, Purpose, SchemaError};
+use crate::schema::{compile_json, Arg, FormSpec, Purpose, Refusal, SchemaError};
 use crate::validate::{check_content, ErrorCode, FieldError};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -92,6 +92,11 @@ export type ValidationResult =
 export interface SchemaError extends Error {
   /** JSON pointer of the offending part of the schema, "" for the root. */
   path: string;
+  /** What is wrong, as a stable word (e.g. `too_many_choices`, `nested`, `ref`). */
+  code: string;
+  /** What the message quotes, by name: `name` (the field), `count`, `max`, `found` (the
+   * JSON type found: `null`, `boolean`, `number`, `string`, `list`, `object`), … */
+  data: { [name: string]: string | number };
 }
 "#;
 
@@ -184,7 +189,8 @@ fn compile_js(schema: &JsValue, purpose: Purpose) -> Result<FormSpec, JsValue> {
     let not_json = |why: String| {
         schema_error(&SchemaError {
             path: String::new(),
-            message: format!("The requested schema is not JSON: {why}."),
+            refusal: Refusal::NotJson,
+            args: vec![("detail", Arg::Text(why))],
         })
     };
     // What Check reads none of need not cross (see [`ShownText`]).
@@ -557,16 +563,29 @@ fn to_js(text: &str) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(text)
 }
 
-/// A JS `Error` whose message says what is wrong and whose `path` says where.
+/// A JS `Error` whose message says what is wrong (in English), whose `path` says where, and
+/// whose `code` and `data` say what, for words in another language.
 fn schema_error(e: &SchemaError) -> JsValue {
-    let err = js_sys::Error::new(&e.message);
+    let err = js_sys::Error::new(&e.message());
     err.set_name("SchemaError");
-    // Setting a property on a fresh Error cannot fail; if it somehow did, the message still
-    // says what is wrong, so the error is thrown anyway.
-    let _ = js_sys::Reflect::set(
-        &err,
-        &JsValue::from_str("path"),
-        &JsValue::from_str(&e.path),
-    );
+    let data = js_sys::Object::new();
+    for (name, arg) in &e.args {
+        let value = match arg {
+            Arg::Text(s) => JsValue::from_str(s),
+            Arg::Count(n) => JsValue::from_f64(*n as f64),
+            Arg::Found(k) => JsValue::from_str(k.code()),
+            Arg::Holds(h) => JsValue::from_str(h.code()),
+        };
+        set(&data, name, &value);
+    }
+    set(&err, "path", &JsValue::from_str(&e.path));
+    set(&err, "code", &JsValue::from_str(e.refusal.code()));
+    set(&err, "data", &data);
     err.into()
+}
+
+/// Sets a member of a fresh object. That cannot fail; if it somehow did, the message still
+/// says what is wrong, so the error is thrown anyway.
+fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(key), value);
 }

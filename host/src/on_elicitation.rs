@@ -284,7 +284,7 @@ fn judge(params: &ElicitRequestParams, result: ElicitResult) -> Verdict {
                     return Verdict::CardWithNotice(format!(
                         "The host's answer was not sent: the server's form cannot be read \
                          ({}).",
-                        e.message
+                        e.message()
                     ))
                 }
             };

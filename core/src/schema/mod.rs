@@ -51,7 +51,7 @@
 //! addresses (the target has no randomness), which a server can predict.
 
 mod compile;
-mod error;
+pub(crate) mod error;
 mod form;
 pub(crate) mod json;
 pub(crate) mod names;
@@ -62,7 +62,7 @@ pub use compile::{compile, MAX_ENUM_OPTIONS, MAX_FORM_CHOICES, MAX_PROPERTIES};
 pub use compile::{compile_counting, CompileWork};
 #[cfg(target_arch = "wasm32")]
 pub(crate) use compile::{compile_json, Purpose};
-pub use error::SchemaError;
+pub use error::{english_words, Arg, Found, Holds, Refusal, SchemaError};
 pub use form::{EnumOption, Field, FieldKind, FormSpec, NumberBounds, StringFormat};
 pub use pattern::{
     Pattern, PatternCheck, PatternError, MAX_CHECKED_PATTERNS_PER_FORM, MAX_COMPILE_STEPS,

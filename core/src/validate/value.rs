@@ -3,6 +3,7 @@
 
 use super::error::{ErrorCode, FieldError};
 use super::formats;
+use crate::schema::error::Holds;
 use crate::schema::json::Json;
 use crate::schema::names::{first_repeat, Names};
 use crate::schema::{
@@ -15,8 +16,8 @@ pub const MAX_LISTED_CHOICES: usize = 10;
 
 /// Why a value is not even of a field's kind (used to refuse defaults).
 pub(crate) enum KindMismatch {
-    /// Words for what the field holds, e.g. "text".
-    Type(&'static str),
+    /// What the field holds.
+    Type(Holds),
     /// A string that is not one of the choices.
     NotAnOption(String),
 }
@@ -28,20 +29,20 @@ pub(crate) fn value_fits_kind(kind: &FieldKind, v: &Json<'_>) -> Result<(), Kind
         FieldKind::String { .. } => v
             .is_string()
             .then_some(())
-            .ok_or(KindMismatch::Type("text")),
+            .ok_or(KindMismatch::Type(Holds::Text)),
         FieldKind::Number(_) => number_of(v)
             .map(|_| ())
-            .ok_or(KindMismatch::Type("a number")),
+            .ok_or(KindMismatch::Type(Holds::Number)),
         FieldKind::Integer(_) => match number_of(v) {
             Some(n) if n.fract() == 0.0 => Ok(()),
-            _ => Err(KindMismatch::Type("a whole number")),
+            _ => Err(KindMismatch::Type(Holds::WholeNumber)),
         },
         FieldKind::Boolean => v
             .is_boolean()
             .then_some(())
-            .ok_or(KindMismatch::Type("true or false")),
+            .ok_or(KindMismatch::Type(Holds::Boolean)),
         FieldKind::Select { options } => {
-            let s = v.as_str().ok_or(KindMismatch::Type("one of its choices"))?;
+            let s = v.as_str().ok_or(KindMismatch::Type(Holds::Choice))?;
             if is_option(options, s) {
                 Ok(())
             } else {
@@ -49,14 +50,12 @@ pub(crate) fn value_fits_kind(kind: &FieldKind, v: &Json<'_>) -> Result<(), Kind
             }
         }
         FieldKind::MultiSelect { options, .. } => {
-            let list = v
-                .as_array()
-                .ok_or(KindMismatch::Type("a list of its choices"))?;
+            let list = v.as_array().ok_or(KindMismatch::Type(Holds::Choices))?;
             let picks = list
                 .iter()
                 .map(Json::as_str)
                 .collect::<Option<Vec<&str>>>()
-                .ok_or(KindMismatch::Type("a list of its choices"))?;
+                .ok_or(KindMismatch::Type(Holds::Choices))?;
             match first_stranger(options, &picks) {
                 Some(s) => Err(KindMismatch::NotAnOption(s.to_owned())),
                 None => Ok(()),

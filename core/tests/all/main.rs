@@ -34,6 +34,7 @@ mod props_never_panic;
 mod schema_compile;
 mod schema_cost;
 mod schema_cost_wasm;
+mod schema_refusals;
 mod sdk_schemas;
 mod server_sized_lists;
 mod sse_decoder;

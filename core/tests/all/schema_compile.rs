@@ -24,16 +24,16 @@ fn refused(schema: Value, path: &str, words: &str) {
     match compile(&schema) {
         Ok(spec) => panic!("expected {schema} to be refused at {path}, got {spec:?}"),
         Err(e) => {
-            assert_eq!(e.path, path, "wrong path for {schema}: {}", e.message);
+            assert_eq!(e.path, path, "wrong path for {schema}: {}", e.message());
             assert!(
-                e.message.contains(words),
+                e.message().contains(words),
                 "message {:?} should mention {words:?}",
-                e.message
+                e.message()
             );
             assert!(
-                e.message.ends_with('.') || e.message.contains(':'),
+                e.message().ends_with('.') || e.message().contains(':'),
                 "{:?}",
-                e.message
+                e.message()
             );
         }
     }

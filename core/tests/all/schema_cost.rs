@@ -188,9 +188,9 @@ fn a_form_offers_at_most_its_total_of_choices() {
     };
     assert_eq!(e.path, "/properties");
     assert!(
-        e.message.contains(&MAX_FORM_CHOICES.to_string()) && e.message.contains("choices"),
+        e.message().contains(&MAX_FORM_CHOICES.to_string()) && e.message().contains("choices"),
         "{}",
-        e.message
+        e.message()
     );
     assert!(
         work.choices <= MAX_FORM_CHOICES + MAX_ENUM_OPTIONS,
@@ -224,5 +224,5 @@ fn choices_of_selects_and_multi_selects_count_together() {
         panic!("one choice over is too many")
     };
     assert_eq!(e.path, "/properties");
-    assert!(e.message.contains("\"c\""), "{}", e.message);
+    assert!(e.message().contains("\"c\""), "{}", e.message());
 }

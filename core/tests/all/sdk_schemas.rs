@@ -66,7 +66,7 @@ fn what_the_sdk_refuses_we_refuse() {
             .is_some_and(|e| e.contains("not a valid")));
         match compile(&case["schema"]) {
             Ok(spec) => panic!("{name}: we accepted what the SDK refuses: {spec:?}"),
-            Err(e) => assert_eq!(e.path, path, "{name}: {}", e.message),
+            Err(e) => assert_eq!(e.path, path, "{name}: {}", e.message()),
         }
     }
 }

@@ -23,8 +23,12 @@ fn refused_at(schema: &Value, path: &str, words: &str) {
     match compile(schema) {
         Ok(_) => panic!("should be refused at {path}"),
         Err(e) => {
-            assert_eq!(e.path, path, "{}", e.message);
-            assert!(e.message.contains(words), "{:?} lacks {words:?}", e.message);
+            assert_eq!(e.path, path, "{}", e.message());
+            assert!(
+                e.message().contains(words),
+                "{:?} lacks {words:?}",
+                e.message()
+            );
         }
     }
 }

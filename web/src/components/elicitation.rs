@@ -163,11 +163,11 @@ pub fn ElicitationView(
                 }
                 .into_any(),
                 Err(e) => {
-                    // The core's reason is English (its errors carry no code yet).
+                    let reason = m.refusal(&e);
                     let refusal = if e.path.is_empty() {
-                        m.t("card.schema_refused", &[("reason", &e.message)])
+                        m.t("card.schema_refused", &[("reason", &reason)])
                     } else {
-                        m.t("card.schema_refused_at", &[("reason", &e.message), ("path", &e.path)])
+                        m.t("card.schema_refused_at", &[("reason", &reason), ("path", &e.path)])
                     };
                     let (decline, cancel) = (m.t("button.decline", &[]), m.t("button.cancel", &[]));
                     let resend = m.t("card.resend_buttons", &[]);

@@ -16,7 +16,9 @@
 //! English's keys and placeholders). Components read it from Leptos context
 //! ([`use_messages`]); without one they follow the browser's languages.
 
-use mcp_elicit::schema::{Field, FieldKind, NumberBounds, StringFormat, MAX_PATTERN_TEXT_LEN};
+use mcp_elicit::schema::{
+    Arg, Field, FieldKind, NumberBounds, SchemaError, StringFormat, MAX_PATTERN_TEXT_LEN,
+};
 use mcp_elicit::validate::{ErrorCode, FieldError, MAX_LISTED_CHOICES};
 use std::sync::{Arc, OnceLock};
 
@@ -132,6 +134,12 @@ fn catalog_of(tag: &str) -> Option<Catalog> {
         return Some(english());
     }
     LOADED.with(|l| l.borrow().iter().find(|(t, _)| *t == tag).map(|(_, c)| *c))
+}
+
+/// English's template of `key`: the catalog's, or the core's for a schema's refusals
+/// (`schema.…`), whose English is written once, next to the refusals, in the core.
+fn english_template(key: &str) -> Option<&'static str> {
+    find(english(), key).or_else(|| mcp_elicit::schema::english_words(key))
 }
 
 /// Takes the text of `tag`'s catalog (one of [`locales`] other than `en`): later
@@ -454,10 +462,9 @@ impl Messages {
         &self,
         overrides: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Self, String> {
-        let en = english();
         let mut map = self.0.overrides.clone();
         for (key, template) in overrides {
-            let Some(english) = find(en, &key) else {
+            let Some(english) = english_template(&key) else {
                 return Err(format!("messages: \"{key}\" is not a message key"));
             };
             if !same_placeholders(english, &template) {
@@ -501,13 +508,25 @@ impl Messages {
         }
         // A key no catalog has is shown as itself: visible in a test, never a panic.
         find(self.0.catalog, key)
-            .or_else(|| find(english(), key))
+            .or_else(|| english_template(key))
             .unwrap_or(key)
     }
 
     /// The message `key` with its placeholders filled.
     pub fn t(&self, key: &str, args: &[(&str, &str)]) -> String {
         fill(self.template(key), args)
+    }
+
+    /// Why a schema was refused, in this language: the words of its code, quoting its data
+    /// (server text as it came, counts formatted for the locale, the JSON type found and
+    /// what the field holds in words).
+    pub fn refusal(&self, e: &SchemaError) -> String {
+        e.words(self.template(e.refusal.key()), |arg| match arg {
+            Arg::Text(s) => s.clone(),
+            Arg::Count(n) => self.number(*n as f64),
+            Arg::Found(k) => self.t(k.key(), &[]),
+            Arg::Holds(h) => self.t(h.key(), &[]),
+        })
     }
 
     /// The message `key` cut at its placeholders (see [`Piece`]).

@@ -36,14 +36,38 @@ fn catalogs_match_english() {
 
 /// The library's catalogs, English first, read from their files (the others are not
 /// compiled in: they are loaded on demand).
+/// English's text is its file and the core's English for a schema's refusals.
 fn catalog_texts_owned() -> Vec<(&'static str, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/i18n/catalogs");
     locales()
         .map(|tag| {
-            let text = std::fs::read_to_string(dir.join(format!("{tag}.txt")));
-            (tag, text.unwrap_or_default())
+            let mut text =
+                std::fs::read_to_string(dir.join(format!("{tag}.txt"))).unwrap_or_default();
+            if tag == "en" {
+                text.push_str(&core_english());
+            }
+            (tag, text)
         })
         .collect()
+}
+
+/// The core's English for a schema's refusals (`schema.…`), as catalog lines.
+fn core_english() -> String {
+    use mcp_elicit::schema::{Found, Holds, Refusal};
+    let refusals = Refusal::ALL.iter().map(|r| (r.key(), r.english()));
+    let found = Found::ALL.iter().map(|k| (k.key(), k.english()));
+    let holds = Holds::ALL.iter().map(|h| (h.key(), h.english()));
+    let mut out = String::from("\n");
+    for (key, template) in refusals.chain(found).chain(holds) {
+        out.push_str(&format!("{key} = {template}\n"));
+    }
+    out
+}
+
+#[test]
+#[ignore = "prints the core's English block for translators"]
+fn print_core_english() {
+    print!("{}", core_english());
 }
 
 fn catalog_texts() -> Vec<(&'static str, &'static str)> {
@@ -580,4 +604,63 @@ fn english_words_are_the_errors_old_texts() {
     for (got, want) in cases {
         assert_eq!(got, want);
     }
+}
+
+/// The refusal of a one-field schema whose field is `field`.
+fn refusal_of(field: serde_json::Value) -> mcp_elicit::schema::SchemaError {
+    let schema = serde_json::json!({"type": "object", "properties": {"Größe": field}});
+    match mcp_elicit::schema::compile(&schema) {
+        Err(e) => e,
+        Ok(_) => panic!("{schema} was accepted"),
+    }
+}
+
+#[test]
+fn a_schema_s_refusal_is_worded_in_the_person_s_language() {
+    use mcp_elicit::schema::MAX_ENUM_OPTIONS;
+    let many: Vec<String> = (0..=MAX_ENUM_OPTIONS).map(|i| format!("c{i}")).collect();
+    let too_many = refusal_of(serde_json::json!({"type": "string", "enum": many}));
+    let default = refusal_of(serde_json::json!({"type": "integer", "default": 1.5}));
+    // The field's name is server text: as it came. Counts are written as the locale does;
+    // the JSON type found and what the field holds are words of the language.
+    // (Natively a number is written plainly; in a browser, by `Intl`: 50.001 in German.)
+    let de = loaded("de");
+    assert_eq!(
+        de.refusal(&too_many),
+        format!(
+            "„Größe“ bietet {} Auswahlmöglichkeiten; ein Feld kann höchstens {} anbieten.",
+            de.number(50_001.0),
+            de.number(50_000.0)
+        )
+    );
+    assert_eq!(
+        loaded("zh-CN").refusal(&default),
+        "“Größe”的默认值是数字，但该字段的取值应为整数。"
+    );
+    assert_eq!(
+        loaded("ar").refusal(&default),
+        "القيمة الافتراضية لـ«Größe» عدد، لكن ما يقبله الحقل هو عدد صحيح."
+    );
+    // English is the core's own words (in a browser, numbers written for the locale).
+    let en = Messages::new("en");
+    assert_eq!(en.refusal(&default), default.message());
+    assert_eq!(en.refusal(&too_many), too_many.message());
+}
+
+#[test]
+fn a_host_overrides_a_refusal_s_words_with_the_same_placeholders() {
+    let nested = refusal_of(serde_json::json!({"type": "object"}));
+    let m = loaded("fr");
+    let Ok(o) = m.with_overrides([(
+        "schema.nested".to_owned(),
+        "{name} : pas d’objets imbriqués.".to_owned(),
+    )]) else {
+        panic!("a refusal's key is a message key");
+    };
+    assert_eq!(o.refusal(&nested), "Größe : pas d’objets imbriqués.");
+    let wrong = m.with_overrides([("schema.nested".to_owned(), "{field}".to_owned())]);
+    assert!(
+        matches!(&wrong, Err(e) if e.contains("placeholders {name}")),
+        "{wrong:?}"
+    );
 }

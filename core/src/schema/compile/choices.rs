@@ -1,7 +1,8 @@
 //! Every enum shape: untitled `enum`, legacy `enum` + `enumNames`, titled `oneOf`, and the
 //! multi-select `array` of `enum` or `anyOf` items.
 
-use super::members::{err, opt_count, opt_string, show, Pointer};
+use super::members::{count, err, found, name as named, opt_count, opt_string, Pointer};
+use crate::schema::error::{Arg, Refusal};
 use crate::schema::form::{EnumOption, FieldKind};
 use crate::schema::json::{Json, Object};
 use crate::schema::names::first_repeat;
@@ -25,20 +26,18 @@ pub(super) fn enum_options(
         None => None,
         Some(names) => {
             let npath = path.key("enumNames");
-            let list = names.as_array().ok_or_else(|| {
-                err(
-                    npath,
-                    format!("\"enumNames\" of \"{name}\" must be a list of strings."),
-                )
-            })?;
+            let list = names
+                .as_array()
+                .ok_or_else(|| err(npath, Refusal::EnumNamesNotList, vec![named(name)]))?;
             if list.len() != values.len() {
                 return Err(err(
                     npath,
-                    format!(
-                        "\"{name}\" has {} enumNames for {} enum values; they must match one to one.",
-                        list.len(),
-                        values.len()
-                    ),
+                    Refusal::EnumNamesCount,
+                    vec![
+                        named(name),
+                        count("names", list.len()),
+                        count("values", values.len()),
+                    ],
                 ));
             }
             let mut titles = Vec::with_capacity(list.len());
@@ -46,7 +45,8 @@ pub(super) fn enum_options(
                 let t = t.as_str().ok_or_else(|| {
                     err(
                         format!("{npath}/{i}"),
-                        format!("Each of the enumNames of \"{name}\" must be a string."),
+                        Refusal::EnumNameNotString,
+                        vec![named(name)],
                     )
                 })?;
                 titles.push(t.to_owned());
@@ -76,17 +76,11 @@ fn string_list(
     v: Option<&Json<'_>>,
     path: &Pointer<'_>,
 ) -> Result<Vec<String>, SchemaError> {
-    let list = v.and_then(Json::as_array).ok_or_else(|| {
-        err(
-            path,
-            format!("The enum of \"{name}\" must be a list of strings."),
-        )
-    })?;
+    let list = v
+        .and_then(Json::as_array)
+        .ok_or_else(|| err(path, Refusal::EnumNotList, vec![named(name)]))?;
     if list.is_empty() {
-        return Err(err(
-            path,
-            format!("The enum of \"{name}\" is empty, so there is nothing to choose."),
-        ));
+        return Err(err(path, Refusal::EnumEmpty, vec![named(name)]));
     }
     check_choice_count(name, list.len(), path)?;
     // The strings up to the first item that is not one; a repeat among them comes first.
@@ -95,10 +89,8 @@ fn string_list(
     if let Some(item) = list.get(strings.len()) {
         return Err(err(
             path.index(strings.len()),
-            format!(
-                "Each choice of \"{name}\" must be a string, not {}.",
-                show(item)
-            ),
+            Refusal::ChoiceNotString,
+            vec![named(name), found(item)],
         ));
     }
     Ok(strings.into_iter().map(str::to_owned).collect())
@@ -111,17 +103,11 @@ pub(super) fn titled_options(
     v: Option<&Json<'_>>,
     path: &Pointer<'_>,
 ) -> Result<Vec<EnumOption>, SchemaError> {
-    let list = v.and_then(Json::as_array).ok_or_else(|| {
-        err(
-            path,
-            format!("The choices of \"{name}\" must be a list of {{const, title}} objects."),
-        )
-    })?;
+    let list = v
+        .and_then(Json::as_array)
+        .ok_or_else(|| err(path, Refusal::ChoicesNotList, vec![named(name), shape()]))?;
     if list.is_empty() {
-        return Err(err(
-            path,
-            format!("The choices of \"{name}\" are empty, so there is nothing to choose."),
-        ));
+        return Err(err(path, Refusal::ChoicesEmpty, vec![named(name)]));
     }
     check_choice_count(name, list.len(), path)?;
     let mut out: Vec<EnumOption> = Vec::with_capacity(list.len());
@@ -152,7 +138,8 @@ fn no_repeats(name: &str, values: &[&str], path: &Pointer<'_>) -> Result<(), Sch
     match first_repeat(values).and_then(|i| Some((i, values.get(i)?))) {
         Some((i, value)) => Err(err(
             path.index(i),
-            format!("The choice \"{value}\" of \"{name}\" appears more than once."),
+            Refusal::ChoiceRepeated,
+            vec![named(name), ("value", Arg::Text((*value).to_owned()))],
         )),
         None => Ok(()),
     }
@@ -164,29 +151,19 @@ fn titled_option<'j>(
     item: &'j Json<'_>,
     ipath: Pointer<'_>,
 ) -> Result<(&'j str, String), SchemaError> {
-    let o = item.as_object().ok_or_else(|| {
-        err(
-            ipath,
-            format!("Each choice of \"{name}\" must be a {{const, title}} object."),
-        )
-    })?;
+    let o = item
+        .as_object()
+        .ok_or_else(|| err(ipath, Refusal::ChoiceNotObject, vec![named(name), shape()]))?;
     let value = match o.get("const") {
         Some(Json::String(s)) => s.as_ref(),
         Some(other) => {
             return Err(err(
                 format!("{ipath}/const"),
-                format!(
-                    "Each choice of \"{name}\" must have a string const, not {}.",
-                    show(other)
-                ),
+                Refusal::ChoiceConstNotString,
+                vec![named(name), found(other)],
             ))
         }
-        None => {
-            return Err(err(
-                ipath,
-                format!("A choice of \"{name}\" has no \"const\" value."),
-            ))
-        }
+        None => return Err(err(ipath, Refusal::ChoiceNoConst, vec![named(name)])),
     };
     let title = opt_string(o, "title", &ipath)?.unwrap_or_else(|| value.to_owned());
     Ok((value, title))
@@ -197,9 +174,12 @@ fn check_choice_count(name: &str, len: usize, path: &Pointer<'_>) -> Result<(), 
     if len > MAX_ENUM_OPTIONS {
         return Err(err(
             path,
-            format!(
-                "\"{name}\" offers {len} choices; a field can offer at most {MAX_ENUM_OPTIONS}."
-            ),
+            Refusal::TooManyChoices,
+            vec![
+                named(name),
+                count("count", len),
+                count("max", MAX_ENUM_OPTIONS),
+            ],
         ));
     }
     Ok(())
@@ -211,12 +191,7 @@ pub(super) fn multi_select_kind(
     path: &Pointer<'_>,
 ) -> Result<FieldKind, SchemaError> {
     let ipath = path.key("items");
-    let no_choices = || {
-        err(
-            ipath,
-            format!("\"{name}\" is an array without a fixed list of string choices; only multi-select arrays (items with enum or anyOf) are supported."),
-        )
-    };
+    let no_choices = || err(ipath, Refusal::ArrayWithoutChoices, vec![named(name)]);
     let items = obj
         .get("items")
         .and_then(Json::as_object)
@@ -230,7 +205,8 @@ pub(super) fn multi_select_kind(
             Some(_) => {
                 return Err(err(
                     format!("{ipath}/type"),
-                    format!("The choices of \"{name}\" must be strings."),
+                    Refusal::ChoicesNotStrings,
+                    vec![named(name)],
                 ))
             }
         }
@@ -250,7 +226,8 @@ pub(super) fn multi_select_kind(
         if lo > hi {
             return Err(err(
                 format!("{path}/maxItems"),
-                format!("\"{name}\" has maxItems {hi} below its minItems {lo}, so no answer fits."),
+                Refusal::ItemsBounds,
+                vec![named(name), count("max", hi), count("min", lo)],
             ));
         }
     }
@@ -259,4 +236,9 @@ pub(super) fn multi_select_kind(
         min_items,
         max_items,
     })
+}
+
+/// The shape a titled choice must have, quoted as it is written.
+fn shape() -> (&'static str, Arg) {
+    ("shape", Arg::Text("{const, title}".to_owned()))
 }

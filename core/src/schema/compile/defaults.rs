@@ -1,6 +1,7 @@
 //! A field's `default` (SEP-1034): it must be a value of the field's kind.
 
-use super::members::{err, show, Pointer};
+use super::members::{err, found, name as named, Pointer};
+use crate::schema::error::{Arg, Refusal};
 use crate::schema::form::FieldKind;
 use crate::schema::json::Json;
 use crate::schema::SchemaError;
@@ -18,16 +19,15 @@ pub(super) fn check_default(
     let path = path.key("default");
     match value_fits_kind(kind, d) {
         Ok(()) => Ok(()),
-        Err(KindMismatch::Type(expected)) => Err(err(
+        Err(KindMismatch::Type(holds)) => Err(err(
             path,
-            format!(
-                "The default of \"{name}\" is {}, but the field holds {expected}.",
-                show(d)
-            ),
+            Refusal::DefaultType,
+            vec![named(name), found(d), ("holds", Arg::Holds(holds))],
         )),
         Err(KindMismatch::NotAnOption(v)) => Err(err(
             path,
-            format!("The default of \"{name}\" includes \"{v}\", which is not one of its choices."),
+            Refusal::DefaultNotChoice,
+            vec![named(name), ("value", Arg::Text(v))],
         )),
     }
 }

@@ -1,5 +1,6 @@
 //! Reading optional members of a schema object, and the refusal in words.
 
+use crate::schema::error::{Arg, Found, Refusal};
 use crate::schema::json::{Json, Object};
 use crate::schema::SchemaError;
 use std::fmt::{self, Write};
@@ -15,10 +16,8 @@ pub(super) fn opt_count(
             Some(n) => Ok(Some(n)),
             None => Err(err(
                 format!("{path}/{key}"),
-                format!(
-                    "\"{key}\" must be a whole number of zero or more, not {}.",
-                    show(v)
-                ),
+                Refusal::NotCount,
+                vec![self::key(key), found(v)],
             )),
         },
     }
@@ -45,7 +44,8 @@ pub(super) fn opt_string_kept(
         Some(Json::String(s)) => Ok(keep.then(|| s.as_ref().to_owned())),
         Some(other) => Err(err(
             format!("{path}/{key}"),
-            format!("\"{key}\" must be text, not {}.", show(other)),
+            Refusal::NotText,
+            vec![self::key(key), found(other)],
         )),
     }
 }
@@ -96,21 +96,31 @@ impl fmt::Display for Pointer<'_> {
     }
 }
 
-/// A short, human description of a JSON value's type, for messages.
-pub(super) fn show(v: &Json<'_>) -> &'static str {
-    match v {
-        Json::Null => "null",
-        Json::Bool(_) => "a boolean",
-        Json::Number(_) => "a number",
-        Json::String(_) => "a string",
-        Json::Array(_) => "a list",
-        Json::Object(_) => "an object",
-    }
+/// The refusal `refusal` at `path`, quoting `args`.
+pub(super) fn err(
+    path: impl fmt::Display,
+    refusal: Refusal,
+    args: Vec<(&'static str, Arg)>,
+) -> SchemaError {
+    SchemaError::new(path, refusal, args)
 }
 
-pub(super) fn err(path: impl fmt::Display, message: impl Into<String>) -> SchemaError {
-    SchemaError {
-        path: path.to_string(),
-        message: message.into(),
-    }
+/// The field's name, as a refusal quotes it.
+pub(super) fn name(name: &str) -> (&'static str, Arg) {
+    ("name", Arg::Text(name.to_owned()))
+}
+
+/// The JSON type of `v`, found where another was wanted.
+pub(super) fn found(v: &Json<'_>) -> (&'static str, Arg) {
+    ("found", Arg::Found(Found::of(v)))
+}
+
+/// A schema keyword, as a refusal quotes it.
+pub(super) fn key(key: &str) -> (&'static str, Arg) {
+    ("key", Arg::Text(key.to_owned()))
+}
+
+/// A count, as a refusal quotes it.
+pub(super) fn count(name: &'static str, n: impl TryInto<u64>) -> (&'static str, Arg) {
+    (name, Arg::Count(n.try_into().unwrap_or(u64::MAX)))
 }

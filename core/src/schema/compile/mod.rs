@@ -15,6 +15,7 @@ mod members;
 mod numbers;
 mod strings;
 
+use super::error::{Arg, Refusal};
 use super::form::{Field, FieldKind, FormSpec};
 use super::SchemaError;
 use crate::schema::json::{Json, Object};
@@ -22,7 +23,7 @@ use crate::schema::names::Names;
 use choices::multi_select_kind;
 pub use choices::MAX_ENUM_OPTIONS;
 use defaults::check_default;
-use members::{err, opt_string_kept, show, Pointer};
+use members::{count, err, found, name as named, opt_string_kept, Pointer};
 use numbers::bounds;
 use serde_json::Value;
 use strings::{string_kind, PatternBudget};
@@ -99,19 +100,11 @@ fn compile_json_counting(
     let keep = purpose == Purpose::Form;
     let root = schema
         .as_object()
-        .ok_or_else(|| err("", "The requested schema must be a JSON object."))?;
+        .ok_or_else(|| err("", Refusal::NotObject, Vec::new()))?;
     match root.get("type") {
         None => {}
         Some(Json::String(t)) if t == "object" => {}
-        Some(other) => {
-            return Err(err(
-                "/type",
-                format!(
-                    "The requested schema must have type \"object\", not {}.",
-                    show(other)
-                ),
-            ))
-        }
+        Some(other) => return Err(err("/type", Refusal::RootType, vec![found(other)])),
     }
     let title = opt_string_kept(root, "title", &Pointer::Root, keep)?;
     let description = opt_string_kept(root, "description", &Pointer::Root, keep)?;
@@ -119,20 +112,16 @@ fn compile_json_counting(
     let properties = match root.get("properties") {
         None => &empty,
         Some(Json::Object(p)) => p,
-        Some(_) => {
-            return Err(err(
-                "/properties",
-                "\"properties\" must be an object mapping field names to their schemas.",
-            ))
-        }
+        Some(_) => return Err(err("/properties", Refusal::PropertiesNotObject, Vec::new())),
     };
     if properties.len() > MAX_PROPERTIES {
         return Err(err(
             "/properties",
-            format!(
-                "The schema has {} properties; a form can have at most {MAX_PROPERTIES}.",
-                properties.len()
-            ),
+            Refusal::TooManyProperties,
+            vec![
+                count("count", properties.len()),
+                count("max", MAX_PROPERTIES),
+            ],
         ));
     }
     let required = required_names(root, properties)?;
@@ -159,10 +148,12 @@ fn compile_json_counting(
         if choices > MAX_FORM_CHOICES {
             return Err(err(
                 "/properties",
-                format!(
-                    "The fields up to \"{name}\" offer {choices} choices together; a form can \
-                     offer at most {MAX_FORM_CHOICES}."
-                ),
+                Refusal::TooManyFormChoices,
+                vec![
+                    named(name),
+                    count("count", choices),
+                    count("max", MAX_FORM_CHOICES),
+                ],
             ));
         }
         fields.push(field);
@@ -191,12 +182,9 @@ fn required_names<'a>(
     let Some(req) = root.get("required") else {
         return Ok(Names::new(std::iter::empty()));
     };
-    let list = req.as_array().ok_or_else(|| {
-        err(
-            "/required",
-            "\"required\" must be a list of property names.",
-        )
-    })?;
+    let list = req
+        .as_array()
+        .ok_or_else(|| err("/required", Refusal::RequiredNotList, Vec::new()))?;
     // Ordered, as every lookup over server-sized lists here (module docs); `required` may
     // be far longer than the properties it names.
     let known = Names::new(properties.keys());
@@ -204,13 +192,15 @@ fn required_names<'a>(
         let Some(name) = item.as_str() else {
             return Err(err(
                 format!("/required/{i}"),
-                "Each entry of \"required\" must be a property name.",
+                Refusal::RequiredEntry,
+                Vec::new(),
             ));
         };
         if !known.contains(name) {
             return Err(err(
                 format!("/required/{i}"),
-                format!("\"{name}\" is listed as required but there is no such property."),
+                Refusal::RequiredUnknown,
+                vec![named(name)],
             ));
         }
     }
@@ -228,33 +218,25 @@ fn compile_field(
 ) -> Result<Field, SchemaError> {
     let obj = prop
         .as_object()
-        .ok_or_else(|| err(path, format!("The schema of \"{name}\" must be an object.")))?;
+        .ok_or_else(|| err(path, Refusal::FieldNotObject, vec![named(name)]))?;
     if obj.contains_key("$ref") {
-        return Err(err(
-            format!("{path}/$ref"),
-            format!("\"{name}\" uses a $ref; only inline, flat field schemas are supported."),
-        ));
+        return Err(err(format!("{path}/$ref"), Refusal::Ref, vec![named(name)]));
     }
     let ty = match obj.get("type") {
-        None => {
-            return Err(err(
-                path,
-                format!(
-                    "\"{name}\" has no \"type\"; each field must be a string, number, integer, boolean or array of choices."
-                ),
-            ))
-        }
+        None => return Err(err(path, Refusal::NoType, vec![named(name)])),
         Some(Json::String(t)) => t.as_ref(),
         Some(Json::Array(_)) => {
             return Err(err(
                 format!("{path}/type"),
-                format!("\"{name}\" allows several types; a field must have exactly one type."),
+                Refusal::SeveralTypes,
+                vec![named(name)],
             ))
         }
         Some(other) => {
             return Err(err(
                 format!("{path}/type"),
-                format!("The type of \"{name}\" must be a string, not {}.", show(other)),
+                Refusal::TypeNotString,
+                vec![named(name), found(other)],
             ))
         }
     };
@@ -264,18 +246,12 @@ fn compile_field(
         "integer" => FieldKind::Integer(bounds(obj, path)?),
         "boolean" => FieldKind::Boolean,
         "array" => multi_select_kind(name, obj, path)?,
-        "object" => {
-            return Err(err(
-                path,
-                format!("\"{name}\" is a nested object; only flat fields are supported."),
-            ))
-        }
+        "object" => return Err(err(path, Refusal::Nested, vec![named(name)])),
         other => {
             return Err(err(
                 format!("{path}/type"),
-                format!(
-                    "\"{name}\" has type \"{other}\"; supported types are string, number, integer, boolean and array."
-                ),
+                Refusal::UnknownType,
+                vec![named(name), ("type", Arg::Text(other.to_owned()))],
             ))
         }
     };

@@ -1,6 +1,7 @@
 //! Number and integer fields: the four bounds.
 
-use super::members::{err, show, Pointer};
+use super::members::{err, found, Pointer};
+use crate::schema::error::Refusal;
 use crate::schema::form::NumberBounds;
 use crate::schema::json::{Json, Object};
 use crate::schema::SchemaError;
@@ -22,12 +23,14 @@ fn opt_number(obj: &Object<'_>, key: &str, path: &Pointer<'_>) -> Result<Option<
             Some(f) if f.is_finite() => Ok(Some(f)),
             _ => Err(err(
                 format!("{path}/{key}"),
-                format!("\"{key}\" must be a finite number."),
+                Refusal::NotFinite,
+                vec![super::members::key(key)],
             )),
         },
         Some(other) => Err(err(
             format!("{path}/{key}"),
-            format!("\"{key}\" must be a number, not {}.", show(other)),
+            Refusal::NotNumber,
+            vec![super::members::key(key), found(other)],
         )),
     }
 }

@@ -1,7 +1,8 @@
 //! Text fields: lengths, format and pattern, and the form's budget of checked patterns.
 
 use super::choices::{enum_options, titled_options};
-use super::members::{err, opt_count, show, Pointer};
+use super::members::{count, err, found, name as named, opt_count, Pointer};
+use crate::schema::error::Refusal;
 use crate::schema::form::{FieldKind, StringFormat};
 use crate::schema::json::{Json, Object};
 use crate::schema::pattern::{
@@ -83,10 +84,7 @@ pub(super) fn string_kind(
     let has_enum = obj.contains_key("enum");
     let has_one_of = obj.contains_key("oneOf");
     if has_enum && has_one_of {
-        return Err(err(
-            path,
-            format!("\"{name}\" has both \"enum\" and \"oneOf\"; use one of them."),
-        ));
+        return Err(err(path, Refusal::EnumAndOneOf, vec![named(name)]));
     }
     if has_one_of {
         let options = titled_options(name, obj.get("oneOf"), &path.key("oneOf"))?;
@@ -102,9 +100,8 @@ pub(super) fn string_kind(
         if lo > hi {
             return Err(err(
                 format!("{path}/maxLength"),
-                format!(
-                    "\"{name}\" has maxLength {hi} below its minLength {lo}, so no answer fits."
-                ),
+                Refusal::LengthBounds,
+                vec![named(name), count("max", hi), count("min", lo)],
             ));
         }
     }
@@ -121,10 +118,8 @@ pub(super) fn string_kind(
         Some(other) => {
             return Err(err(
                 format!("{path}/format"),
-                format!(
-                    "The format of \"{name}\" must be a string, not {}.",
-                    show(other)
-                ),
+                Refusal::FormatNotString,
+                vec![named(name), found(other)],
             ))
         }
     };
@@ -135,10 +130,8 @@ pub(super) fn string_kind(
         Some(other) => {
             return Err(err(
                 format!("{path}/pattern"),
-                format!(
-                    "The pattern of \"{name}\" must be a string, not {}.",
-                    show(other)
-                ),
+                Refusal::PatternNotString,
+                vec![named(name), found(other)],
             ))
         }
     };
