@@ -53,6 +53,16 @@ export function guardedEntry(wasmInit, wasm, wasmFile) {
     return starting;
   };
 
+  /** `call()`, a SchemaError it throws worded in `options.locale` when options are given. */
+  const worded = (call, options) => {
+    if (options === undefined || options === null) return call();
+    try {
+      return call();
+    } catch (e) {
+      throw wasm.wordRefusal(e, options);
+    }
+  };
+
   return {
     isReady: () => ready,
     notReady,
@@ -83,18 +93,23 @@ export function guardedEntry(wasmInit, wasm, wasmFile) {
       need("defineElements()");
       return wasm.defineElements();
     },
-    compileSchema(requestedSchema) {
+    /**
+     * `options.locale` (and `options.messages`): a refused schema's `SchemaError` says why in
+     * that language, worded from its `code` and `data`. Without options, in English.
+     */
+    compileSchema(requestedSchema, options) {
       need("compileSchema()");
-      return wasm.compileSchema(requestedSchema);
+      return worded(() => wasm.compileSchema(requestedSchema), options);
     },
     /**
      * `options.locale` (and `options.messages`): each error's `message` in that language,
      * worded from its `code` and its `data` (the bound, length, count or choices it is
-     * about). Without options the core's English answer, unchanged.
+     * about), and so is a refused schema's `SchemaError`. Without options the core's
+     * English answer, unchanged.
      */
     validateContent(requestedSchema, content, options) {
       need("validateContent()");
-      const answer = wasm.validateContent(requestedSchema, content);
+      const answer = worded(() => wasm.validateContent(requestedSchema, content), options);
       if (options === undefined || options === null || answer.ok) return answer;
       return wasm.wordErrors(requestedSchema, content, answer, options);
     },

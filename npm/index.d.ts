@@ -21,9 +21,40 @@ export type {
   InitOutput,
   SyncInitInput,
 } from "./mcp_elicit_web.js";
-export { compileSchema, validateContent, compileValidator, loadLocale } from "./mcp_elicit_web.js";
+export { compileValidator, loadLocale } from "./mcp_elicit_web.js";
 
-import type { InitInput, InitOutput, JsonValue, SyncInitInput } from "./mcp_elicit_web.js";
+import type {
+  FormSpec,
+  InitInput,
+  InitOutput,
+  JsonValue,
+  SyncInitInput,
+  ValidationResult,
+} from "./mcp_elicit_web.js";
+
+/** The language of `compileSchema`'s and `validateContent`'s words. */
+export interface LocaleOptions {
+  /** BCP 47, e.g. "de"; in a browser, `await loadLocale(locale)` first (Node reads it). */
+  locale?: string;
+  /** Texts replacing the catalog's, by message key (docs/i18n.md); placeholders as English's. */
+  messages?: { [key: string]: string };
+}
+
+/**
+ * Compiles a `requestedSchema` into the form description, or throws a `SchemaError` (its
+ * `path`, `code` and `data`; its message in `options.locale`, else English).
+ */
+export function compileSchema(requestedSchema: JsonValue, options?: LocaleOptions): FormSpec;
+
+/**
+ * Validates content as it would be sent; each error's message (and a refused schema's) in
+ * `options.locale`, else the core's English.
+ */
+export function validateContent(
+  requestedSchema: JsonValue,
+  content: JsonValue,
+  options?: LocaleOptions,
+): ValidationResult;
 
 /**
  * Loads the WebAssembly module; await it once before any other export. Without an argument

@@ -67,3 +67,41 @@ test("a host's override shows, and one with other placeholders is refused", () =
     /messages\.error\.min_length: the text must use the placeholders \{count\}/,
   );
 });
+
+const nested = { type: "object", properties: { adresse: { type: "object" } } };
+
+test("a refused schema is said in the chosen language, with its code and data", () => {
+  const thrown = (f) => {
+    try {
+      f();
+    } catch (e) {
+      return e;
+    }
+    assert.fail("the schema was accepted");
+  };
+  const de = thrown(() => api.compileSchema(nested, { locale: "de" }));
+  assert.equal(de.name, "SchemaError");
+  assert.equal(de.path, "/properties/adresse");
+  assert.equal(de.code, "nested");
+  assert.deepEqual(de.data, { name: "adresse" });
+  // The field's name is server text: as it came.
+  assert.equal(de.message, "„adresse“ ist ein verschachteltes Objekt; unterstützt werden nur flache Felder.");
+  // The JSON type found is a word of the language too; validateContent refuses alike.
+  const zh = thrown(() => api.validateContent({ type: "string" }, {}, { locale: "zh-CN" }));
+  assert.equal(zh.code, "root_type");
+  assert.deepEqual(zh.data, { found: "string" });
+  assert.equal(zh.message, "请求的 Schema 的“type”必须为“object”，而不是字符串。");
+  // Without options: English, the code and data as well.
+  const en = thrown(() => api.compileSchema(nested));
+  assert.equal(en.message, "\"adresse\" is a nested object; only flat fields are supported.");
+  assert.equal(en.code, "nested");
+  // A host's override of a refusal's words shows; one with other placeholders is refused.
+  const mine = thrown(() =>
+    api.compileSchema(nested, { locale: "ja", messages: { "schema.nested": "{name}: nested" } }),
+  );
+  assert.equal(mine.message, "adresse: nested");
+  assert.throws(
+    () => api.compileSchema(nested, { messages: { "schema.nested": "{field}" } }),
+    /messages\.schema\.nested: the text must use the placeholders \{name\}/,
+  );
+});

@@ -11,6 +11,7 @@ import init, {
   type ContentValidator,
   type ElicitResult,
   type FormSpec,
+  type SchemaError,
   type ValidationResult,
 } from "mcp-elicit";
 import initClient, {
@@ -74,6 +75,15 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
 
   const spec: FormSpec = compileSchema({ type: "object", properties: {} });
   const checked: ValidationResult = validateContent({ type: "object" }, {});
+  const inGerman: FormSpec = compileSchema({ type: "object" }, { locale: "de" });
+  const inChinese: ValidationResult = validateContent({ type: "object" }, {}, { locale: "zh-CN" });
+  // @ts-expect-error a locale is a language tag
+  compileSchema({ type: "object" }, { locale: 7 });
+  void inGerman;
+  void inChinese;
+  const refusal = {} as SchemaError;
+  const why: [string, string, string | number | undefined] = [refusal.path, refusal.code, refusal.data.name];
+  void why;
   const validator: ContentValidator = compileValidator({ type: "object" });
   const again: ValidationResult = validator.validate({});
   validator.free();
