@@ -152,190 +152,180 @@ impl Refusal {
         ]
     };
 
-    /// The catalog key and the English template.
+    /// The code and the English template.
     fn words(self) -> (&'static str, &'static str) {
         use Refusal::*;
         match self {
-            NotJson => (
-                "schema.not_json",
-                "The requested schema is not JSON: {detail}.",
-            ),
-            NotObject => (
-                "schema.not_object",
-                "The requested schema must be a JSON object.",
-            ),
+            NotJson => ("not_json", "The requested schema is not JSON: {detail}."),
+            NotObject => ("not_object", "The requested schema must be a JSON object."),
             RootType => (
-                "schema.root_type",
+                "root_type",
                 "The requested schema must have type \"object\", not {found}.",
             ),
             PropertiesNotObject => (
-                "schema.properties_not_object",
+                "properties_not_object",
                 "\"properties\" must be an object mapping field names to their schemas.",
             ),
             TooManyProperties => (
-                "schema.too_many_properties",
+                "too_many_properties",
                 "The schema has {count} properties; a form can have at most {max}.",
             ),
             TooManyFormChoices => (
-                "schema.too_many_form_choices",
+                "too_many_form_choices",
                 "The fields up to \"{name}\" offer {count} choices together; a form can offer \
                  at most {max}.",
             ),
             RequiredNotList => (
-                "schema.required_not_list",
+                "required_not_list",
                 "\"required\" must be a list of property names.",
             ),
             RequiredEntry => (
-                "schema.required_entry",
+                "required_entry",
                 "Each entry of \"required\" must be a property name.",
             ),
             RequiredUnknown => (
-                "schema.required_unknown",
+                "required_unknown",
                 "\"{name}\" is listed as required but there is no such property.",
             ),
             FieldNotObject => (
-                "schema.field_not_object",
+                "field_not_object",
                 "The schema of \"{name}\" must be an object.",
             ),
             Ref => (
-                "schema.ref",
+                "ref",
                 "\"{name}\" uses a $ref; only inline, flat field schemas are supported.",
             ),
             NoType => (
-                "schema.no_type",
+                "no_type",
                 "\"{name}\" has no \"type\"; each field must be a string, number, integer, \
                  boolean or array of choices.",
             ),
             SeveralTypes => (
-                "schema.several_types",
+                "several_types",
                 "\"{name}\" allows several types; a field must have exactly one type.",
             ),
             TypeNotString => (
-                "schema.type_not_string",
+                "type_not_string",
                 "The type of \"{name}\" must be a string, not {found}.",
             ),
             Nested => (
-                "schema.nested",
+                "nested",
                 "\"{name}\" is a nested object; only flat fields are supported.",
             ),
             UnknownType => (
-                "schema.unknown_type",
+                "unknown_type",
                 "\"{name}\" has type \"{type}\"; supported types are string, number, integer, \
                  boolean and array.",
             ),
             EnumNamesNotList => (
-                "schema.enum_names_not_list",
+                "enum_names_not_list",
                 "\"enumNames\" of \"{name}\" must be a list of strings.",
             ),
             EnumNamesCount => (
-                "schema.enum_names_count",
+                "enum_names_count",
                 "\"{name}\" has {names} enumNames for {values} enum values; they must match \
                  one to one.",
             ),
             EnumNameNotString => (
-                "schema.enum_name_not_string",
+                "enum_name_not_string",
                 "Each of the enumNames of \"{name}\" must be a string.",
             ),
             EnumNotList => (
-                "schema.enum_not_list",
+                "enum_not_list",
                 "The enum of \"{name}\" must be a list of strings.",
             ),
             EnumEmpty => (
-                "schema.enum_empty",
+                "enum_empty",
                 "The enum of \"{name}\" is empty, so there is nothing to choose.",
             ),
             ChoiceNotString => (
-                "schema.choice_not_string",
+                "choice_not_string",
                 "Each choice of \"{name}\" must be a string, not {found}.",
             ),
             ChoicesNotList => (
-                "schema.choices_not_list",
+                "choices_not_list",
                 "The choices of \"{name}\" must be a list of {shape} objects.",
             ),
             ChoicesEmpty => (
-                "schema.choices_empty",
+                "choices_empty",
                 "The choices of \"{name}\" are empty, so there is nothing to choose.",
             ),
             ChoiceRepeated => (
-                "schema.choice_repeated",
+                "choice_repeated",
                 "The choice \"{value}\" of \"{name}\" appears more than once.",
             ),
             ChoiceNotObject => (
-                "schema.choice_not_object",
+                "choice_not_object",
                 "Each choice of \"{name}\" must be a {shape} object.",
             ),
             ChoiceConstNotString => (
-                "schema.choice_const_not_string",
+                "choice_const_not_string",
                 "Each choice of \"{name}\" must have a string const, not {found}.",
             ),
             ChoiceNoConst => (
-                "schema.choice_no_const",
+                "choice_no_const",
                 "A choice of \"{name}\" has no \"const\" value.",
             ),
             TooManyChoices => (
-                "schema.too_many_choices",
+                "too_many_choices",
                 "\"{name}\" offers {count} choices; a field can offer at most {max}.",
             ),
             ArrayWithoutChoices => (
-                "schema.array_without_choices",
+                "array_without_choices",
                 "\"{name}\" is an array without a fixed list of string choices; only \
                  multi-select arrays (items with enum or anyOf) are supported.",
             ),
             ChoicesNotStrings => (
-                "schema.choices_not_strings",
+                "choices_not_strings",
                 "The choices of \"{name}\" must be strings.",
             ),
             ItemsBounds => (
-                "schema.items_bounds",
+                "items_bounds",
                 "\"{name}\" has maxItems {max} below its minItems {min}, so no answer fits.",
             ),
             DefaultType => (
-                "schema.default_type",
+                "default_type",
                 "The default of \"{name}\" is {found}, but the field holds {holds}.",
             ),
             DefaultNotChoice => (
-                "schema.default_not_choice",
+                "default_not_choice",
                 "The default of \"{name}\" includes \"{value}\", which is not one of its \
                  choices.",
             ),
             NotCount => (
-                "schema.not_count",
+                "not_count",
                 "\"{key}\" must be a whole number of zero or more, not {found}.",
             ),
-            NotText => ("schema.not_text", "\"{key}\" must be text, not {found}."),
-            NotFinite => ("schema.not_finite", "\"{key}\" must be a finite number."),
-            NotNumber => (
-                "schema.not_number",
-                "\"{key}\" must be a number, not {found}.",
-            ),
+            NotText => ("not_text", "\"{key}\" must be text, not {found}."),
+            NotFinite => ("not_finite", "\"{key}\" must be a finite number."),
+            NotNumber => ("not_number", "\"{key}\" must be a number, not {found}."),
             EnumAndOneOf => (
-                "schema.enum_and_one_of",
+                "enum_and_one_of",
                 "\"{name}\" has both \"enum\" and \"oneOf\"; use one of them.",
             ),
             LengthBounds => (
-                "schema.length_bounds",
+                "length_bounds",
                 "\"{name}\" has maxLength {max} below its minLength {min}, so no answer fits.",
             ),
             FormatNotString => (
-                "schema.format_not_string",
+                "format_not_string",
                 "The format of \"{name}\" must be a string, not {found}.",
             ),
             PatternNotString => (
-                "schema.pattern_not_string",
+                "pattern_not_string",
                 "The pattern of \"{name}\" must be a string, not {found}.",
             ),
         }
     }
 
     /// The catalog key of its words: `schema.<code>`.
-    pub fn key(self) -> &'static str {
-        self.words().0
+    pub fn key(self) -> String {
+        format!("schema.{}", self.code())
     }
 
     /// The stable code, e.g. `too_many_choices`.
     pub fn code(self) -> &'static str {
-        let key = self.key();
-        key.strip_prefix("schema.").unwrap_or(key)
+        self.words().0
     }
 
     /// The English template, with the placeholders [`SchemaError::args`] fills.
@@ -369,23 +359,22 @@ impl Found {
 
     fn words(self) -> (&'static str, &'static str) {
         match self {
-            Found::Null => ("schema.found.null", "null"),
-            Found::Boolean => ("schema.found.boolean", "a boolean"),
-            Found::Number => ("schema.found.number", "a number"),
-            Found::String => ("schema.found.string", "a string"),
-            Found::List => ("schema.found.list", "a list"),
-            Found::Object => ("schema.found.object", "an object"),
+            Found::Null => ("null", "null"),
+            Found::Boolean => ("boolean", "a boolean"),
+            Found::Number => ("number", "a number"),
+            Found::String => ("string", "a string"),
+            Found::List => ("list", "a list"),
+            Found::Object => ("object", "an object"),
         }
     }
 
-    pub fn key(self) -> &'static str {
-        self.words().0
+    pub fn key(self) -> String {
+        format!("schema.found.{}", self.code())
     }
 
     /// `null`, `boolean`, `number`, `string`, `list` or `object`.
     pub fn code(self) -> &'static str {
-        let key = self.key();
-        key.strip_prefix("schema.found.").unwrap_or(key)
+        self.words().0
     }
 
     pub fn english(self) -> &'static str {
@@ -405,23 +394,22 @@ impl Holds {
 
     fn words(self) -> (&'static str, &'static str) {
         match self {
-            Holds::Text => ("schema.holds.text", "text"),
-            Holds::Number => ("schema.holds.number", "a number"),
-            Holds::WholeNumber => ("schema.holds.whole_number", "a whole number"),
-            Holds::Boolean => ("schema.holds.boolean", "true or false"),
-            Holds::Choice => ("schema.holds.choice", "one of its choices"),
-            Holds::Choices => ("schema.holds.choices", "a list of its choices"),
+            Holds::Text => ("text", "text"),
+            Holds::Number => ("number", "a number"),
+            Holds::WholeNumber => ("whole_number", "a whole number"),
+            Holds::Boolean => ("boolean", "true or false"),
+            Holds::Choice => ("choice", "one of its choices"),
+            Holds::Choices => ("choices", "a list of its choices"),
         }
     }
 
-    pub fn key(self) -> &'static str {
-        self.words().0
+    pub fn key(self) -> String {
+        format!("schema.holds.{}", self.code())
     }
 
     /// `text`, `number`, `whole_number`, `boolean`, `choice` or `choices`.
     pub fn code(self) -> &'static str {
-        let key = self.key();
-        key.strip_prefix("schema.holds.").unwrap_or(key)
+        self.words().0
     }
 
     pub fn english(self) -> &'static str {
@@ -432,14 +420,20 @@ impl Holds {
 /// The English template of a catalog key of this module (`schema.…`), for a catalog whose
 /// English these are.
 pub fn english_words(key: &str) -> Option<&'static str> {
-    let refusals = Refusal::ALL.into_iter().map(Refusal::words);
-    let found = Found::ALL.into_iter().map(Found::words);
-    let holds = Holds::ALL.into_iter().map(Holds::words);
-    refusals
-        .chain(found)
-        .chain(holds)
-        .find(|(k, _)| *k == key)
-        .map(|(_, t)| t)
+    fn find(
+        code: &str,
+        list: impl Iterator<Item = (&'static str, &'static str)>,
+    ) -> Option<&'static str> {
+        list.into_iter().find(|(c, _)| *c == code).map(|(_, t)| t)
+    }
+    let code = key.strip_prefix("schema.")?;
+    if let Some(kind) = code.strip_prefix("found.") {
+        find(kind, Found::ALL.into_iter().map(Found::words))
+    } else if let Some(kind) = code.strip_prefix("holds.") {
+        find(kind, Holds::ALL.into_iter().map(Holds::words))
+    } else {
+        find(code, Refusal::ALL.into_iter().map(Refusal::words))
+    }
 }
 
 impl Arg {
@@ -454,17 +448,55 @@ impl Arg {
     }
 }
 
+// The compiler refuses at some 40 places: each builds its error by calls (not inlined) to
+// these, which cost the core's wasm far less than a list of arguments built at each place.
 impl SchemaError {
-    pub(crate) fn new(
-        path: impl fmt::Display,
-        refusal: Refusal,
-        args: Vec<(&'static str, Arg)>,
-    ) -> SchemaError {
+    #[inline(never)]
+    pub(crate) fn new(path: String, refusal: Refusal) -> SchemaError {
         SchemaError {
-            path: path.to_string(),
+            path,
             refusal,
-            args,
+            args: Vec::new(),
         }
+    }
+
+    #[inline(never)]
+    fn with(mut self, name: &'static str, arg: Arg) -> SchemaError {
+        self.args.push((name, arg));
+        self
+    }
+
+    /// Quotes server text as `{key}`.
+    #[inline(never)]
+    pub(crate) fn text(self, key: &'static str, text: &str) -> SchemaError {
+        self.with(key, Arg::Text(text.to_owned()))
+    }
+
+    /// Quotes the field's name as `{name}`.
+    pub(crate) fn name(self, name: &str) -> SchemaError {
+        self.text("name", name)
+    }
+
+    /// Quotes a schema keyword as `{key}`.
+    pub(crate) fn key(self, key: &str) -> SchemaError {
+        self.text("key", key)
+    }
+
+    /// Quotes a count as `{key}`.
+    #[inline(never)]
+    pub(crate) fn count(self, key: &'static str, n: u64) -> SchemaError {
+        self.with(key, Arg::Count(n))
+    }
+
+    /// Quotes the JSON type of `v`, found where another was wanted, as `{found}`.
+    #[inline(never)]
+    pub(crate) fn found(self, v: &super::json::Json<'_>) -> SchemaError {
+        self.with("found", Arg::Found(Found::of(v)))
+    }
+
+    /// Quotes what the field holds as `{holds}`.
+    pub(crate) fn holds(self, holds: Holds) -> SchemaError {
+        self.with("holds", Arg::Holds(holds))
     }
 
     /// What is wrong, in English.
@@ -478,22 +510,20 @@ impl SchemaError {
     pub fn words(&self, template: &str, word: impl Fn(&Arg) -> String) -> String {
         let mut out = String::with_capacity(template.len());
         let mut rest = template;
-        while let Some(open) = rest.find('{') {
-            let (before, from) = rest.split_at(open);
+        while let Some((before, from)) = rest.split_once('{') {
             out.push_str(before);
-            let arg = from.find('}').and_then(|close| {
-                let name = from.get(1..close)?;
+            let arg = from.split_once('}').and_then(|(name, after)| {
                 let (_, arg) = self.args.iter().find(|(n, _)| *n == name)?;
-                Some((close, arg))
+                Some((arg, after))
             });
             match arg {
-                Some((close, arg)) => {
+                Some((arg, after)) => {
                     out.push_str(&word(arg));
-                    rest = from.get(close + 1..).unwrap_or("");
+                    rest = after;
                 }
                 None => {
                     out.push('{');
-                    rest = from.get(1..).unwrap_or("");
+                    rest = from;
                 }
             }
         }
@@ -521,7 +551,7 @@ mod tests {
 
     #[test]
     fn every_key_is_its_own_and_every_template_names_its_args() {
-        let keys: Vec<&str> = Refusal::ALL
+        let keys: Vec<String> = Refusal::ALL
             .iter()
             .map(|r| r.key())
             .chain(Found::ALL.iter().map(|k| k.key()))
@@ -532,7 +562,7 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), keys.len(), "a key is repeated");
         for key in keys {
-            assert!(english_words(key).is_some(), "{key}");
+            assert!(english_words(&key).is_some(), "{key}");
         }
         assert_eq!(Refusal::TooManyChoices.code(), "too_many_choices");
         assert_eq!(Found::List.code(), "list");
@@ -541,14 +571,9 @@ mod tests {
 
     #[test]
     fn words_fill_named_args_and_keep_other_braces() {
-        let e = SchemaError::new(
-            "/properties/a",
-            Refusal::ChoicesNotList,
-            vec![
-                ("name", Arg::Text("{shape}".into())),
-                ("shape", Arg::Text("{const, title}".into())),
-            ],
-        );
+        let e = SchemaError::new("/properties/a".into(), Refusal::ChoicesNotList)
+            .name("{shape}")
+            .text("shape", "{const, title}");
         // An argument's own braces are not read again.
         assert_eq!(
             e.message(),

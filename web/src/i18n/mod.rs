@@ -521,11 +521,11 @@ impl Messages {
     /// (server text as it came, counts formatted for the locale, the JSON type found and
     /// what the field holds in words).
     pub fn refusal(&self, e: &SchemaError) -> String {
-        e.words(self.template(e.refusal.key()), |arg| match arg {
+        e.words(self.template(&e.refusal.key()), |arg| match arg {
             Arg::Text(s) => s.clone(),
             Arg::Count(n) => self.number(*n as f64),
-            Arg::Found(k) => self.t(k.key(), &[]),
-            Arg::Holds(h) => self.t(h.key(), &[]),
+            Arg::Found(k) => self.t(&k.key(), &[]),
+            Arg::Holds(h) => self.t(&h.key(), &[]),
         })
     }
 

@@ -1,8 +1,8 @@
 //! Every enum shape: untitled `enum`, legacy `enum` + `enumNames`, titled `oneOf`, and the
 //! multi-select `array` of `enum` or `anyOf` items.
 
-use super::members::{count, err, found, name as named, opt_count, opt_string, Pointer};
-use crate::schema::error::{Arg, Refusal};
+use super::members::{err, opt_count, opt_string, Pointer};
+use crate::schema::error::Refusal;
 use crate::schema::form::{EnumOption, FieldKind};
 use crate::schema::json::{Json, Object};
 use crate::schema::names::first_repeat;
@@ -28,26 +28,17 @@ pub(super) fn enum_options(
             let npath = path.key("enumNames");
             let list = names
                 .as_array()
-                .ok_or_else(|| err(npath, Refusal::EnumNamesNotList, vec![named(name)]))?;
+                .ok_or_else(|| err(npath, Refusal::EnumNamesNotList).name(name))?;
             if list.len() != values.len() {
-                return Err(err(
-                    npath,
-                    Refusal::EnumNamesCount,
-                    vec![
-                        named(name),
-                        count("names", list.len()),
-                        count("values", values.len()),
-                    ],
-                ));
+                return Err(err(npath, Refusal::EnumNamesCount)
+                    .name(name)
+                    .count("names", list.len() as u64)
+                    .count("values", values.len() as u64));
             }
             let mut titles = Vec::with_capacity(list.len());
             for (i, t) in list.iter().enumerate() {
                 let t = t.as_str().ok_or_else(|| {
-                    err(
-                        format!("{npath}/{i}"),
-                        Refusal::EnumNameNotString,
-                        vec![named(name)],
-                    )
+                    err(format!("{npath}/{i}"), Refusal::EnumNameNotString).name(name)
                 })?;
                 titles.push(t.to_owned());
             }
@@ -78,20 +69,18 @@ fn string_list(
 ) -> Result<Vec<String>, SchemaError> {
     let list = v
         .and_then(Json::as_array)
-        .ok_or_else(|| err(path, Refusal::EnumNotList, vec![named(name)]))?;
+        .ok_or_else(|| err(path, Refusal::EnumNotList).name(name))?;
     if list.is_empty() {
-        return Err(err(path, Refusal::EnumEmpty, vec![named(name)]));
+        return Err(err(path, Refusal::EnumEmpty).name(name));
     }
     check_choice_count(name, list.len(), path)?;
     // The strings up to the first item that is not one; a repeat among them comes first.
     let strings: Vec<&str> = list.iter().map_while(Json::as_str).collect();
     no_repeats(name, &strings, path)?;
     if let Some(item) = list.get(strings.len()) {
-        return Err(err(
-            path.index(strings.len()),
-            Refusal::ChoiceNotString,
-            vec![named(name), found(item)],
-        ));
+        return Err(err(path.index(strings.len()), Refusal::ChoiceNotString)
+            .name(name)
+            .found(item));
     }
     Ok(strings.into_iter().map(str::to_owned).collect())
 }
@@ -103,11 +92,13 @@ pub(super) fn titled_options(
     v: Option<&Json<'_>>,
     path: &Pointer<'_>,
 ) -> Result<Vec<EnumOption>, SchemaError> {
-    let list = v
-        .and_then(Json::as_array)
-        .ok_or_else(|| err(path, Refusal::ChoicesNotList, vec![named(name), shape()]))?;
+    let list = v.and_then(Json::as_array).ok_or_else(|| {
+        err(path, Refusal::ChoicesNotList)
+            .name(name)
+            .text("shape", "{const, title}")
+    })?;
     if list.is_empty() {
-        return Err(err(path, Refusal::ChoicesEmpty, vec![named(name)]));
+        return Err(err(path, Refusal::ChoicesEmpty).name(name));
     }
     check_choice_count(name, list.len(), path)?;
     let mut out: Vec<EnumOption> = Vec::with_capacity(list.len());
@@ -136,11 +127,9 @@ pub(super) fn titled_options(
 /// Refuses the first of `values` (a list's choices, at `path`) that repeats an earlier one.
 fn no_repeats(name: &str, values: &[&str], path: &Pointer<'_>) -> Result<(), SchemaError> {
     match first_repeat(values).and_then(|i| Some((i, values.get(i)?))) {
-        Some((i, value)) => Err(err(
-            path.index(i),
-            Refusal::ChoiceRepeated,
-            vec![named(name), ("value", Arg::Text((*value).to_owned()))],
-        )),
+        Some((i, value)) => Err(err(path.index(i), Refusal::ChoiceRepeated)
+            .name(name)
+            .text("value", value)),
         None => Ok(()),
     }
 }
@@ -151,19 +140,19 @@ fn titled_option<'j>(
     item: &'j Json<'_>,
     ipath: Pointer<'_>,
 ) -> Result<(&'j str, String), SchemaError> {
-    let o = item
-        .as_object()
-        .ok_or_else(|| err(ipath, Refusal::ChoiceNotObject, vec![named(name), shape()]))?;
+    let o = item.as_object().ok_or_else(|| {
+        err(ipath, Refusal::ChoiceNotObject)
+            .name(name)
+            .text("shape", "{const, title}")
+    })?;
     let value = match o.get("const") {
         Some(Json::String(s)) => s.as_ref(),
         Some(other) => {
-            return Err(err(
-                format!("{ipath}/const"),
-                Refusal::ChoiceConstNotString,
-                vec![named(name), found(other)],
-            ))
+            return Err(err(format!("{ipath}/const"), Refusal::ChoiceConstNotString)
+                .name(name)
+                .found(other))
         }
-        None => return Err(err(ipath, Refusal::ChoiceNoConst, vec![named(name)])),
+        None => return Err(err(ipath, Refusal::ChoiceNoConst).name(name)),
     };
     let title = opt_string(o, "title", &ipath)?.unwrap_or_else(|| value.to_owned());
     Ok((value, title))
@@ -172,15 +161,10 @@ fn titled_option<'j>(
 /// Refuses a list of more than [`MAX_ENUM_OPTIONS`] choices, before any is looked at.
 fn check_choice_count(name: &str, len: usize, path: &Pointer<'_>) -> Result<(), SchemaError> {
     if len > MAX_ENUM_OPTIONS {
-        return Err(err(
-            path,
-            Refusal::TooManyChoices,
-            vec![
-                named(name),
-                count("count", len),
-                count("max", MAX_ENUM_OPTIONS),
-            ],
-        ));
+        return Err(err(path, Refusal::TooManyChoices)
+            .name(name)
+            .count("count", len as u64)
+            .count("max", MAX_ENUM_OPTIONS as u64));
     }
     Ok(())
 }
@@ -191,7 +175,7 @@ pub(super) fn multi_select_kind(
     path: &Pointer<'_>,
 ) -> Result<FieldKind, SchemaError> {
     let ipath = path.key("items");
-    let no_choices = || err(ipath, Refusal::ArrayWithoutChoices, vec![named(name)]);
+    let no_choices = || err(ipath, Refusal::ArrayWithoutChoices).name(name);
     let items = obj
         .get("items")
         .and_then(Json::as_object)
@@ -203,11 +187,7 @@ pub(super) fn multi_select_kind(
             Some(Json::String(t)) if t == "string" => {}
             None => {}
             Some(_) => {
-                return Err(err(
-                    format!("{ipath}/type"),
-                    Refusal::ChoicesNotStrings,
-                    vec![named(name)],
-                ))
+                return Err(err(format!("{ipath}/type"), Refusal::ChoicesNotStrings).name(name))
             }
         }
         string_list(name, items.get("enum"), &ipath.key("enum"))?
@@ -224,11 +204,10 @@ pub(super) fn multi_select_kind(
     let max_items = opt_count(obj, "maxItems", path)?;
     if let (Some(lo), Some(hi)) = (min_items, max_items) {
         if lo > hi {
-            return Err(err(
-                format!("{path}/maxItems"),
-                Refusal::ItemsBounds,
-                vec![named(name), count("max", hi), count("min", lo)],
-            ));
+            return Err(err(format!("{path}/maxItems"), Refusal::ItemsBounds)
+                .name(name)
+                .count("max", hi)
+                .count("min", lo));
         }
     }
     Ok(FieldKind::MultiSelect {
@@ -236,9 +215,4 @@ pub(super) fn multi_select_kind(
         min_items,
         max_items,
     })
-}
-
-/// The shape a titled choice must have, quoted as it is written.
-fn shape() -> (&'static str, Arg) {
-    ("shape", Arg::Text("{const, title}".to_owned()))
 }

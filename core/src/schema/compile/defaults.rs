@@ -1,7 +1,7 @@
 //! A field's `default` (SEP-1034): it must be a value of the field's kind.
 
-use super::members::{err, found, name as named, Pointer};
-use crate::schema::error::{Arg, Refusal};
+use super::members::{err, Pointer};
+use crate::schema::error::Refusal;
 use crate::schema::form::FieldKind;
 use crate::schema::json::Json;
 use crate::schema::SchemaError;
@@ -19,15 +19,12 @@ pub(super) fn check_default(
     let path = path.key("default");
     match value_fits_kind(kind, d) {
         Ok(()) => Ok(()),
-        Err(KindMismatch::Type(holds)) => Err(err(
-            path,
-            Refusal::DefaultType,
-            vec![named(name), found(d), ("holds", Arg::Holds(holds))],
-        )),
-        Err(KindMismatch::NotAnOption(v)) => Err(err(
-            path,
-            Refusal::DefaultNotChoice,
-            vec![named(name), ("value", Arg::Text(v))],
-        )),
+        Err(KindMismatch::Type(holds)) => Err(err(path, Refusal::DefaultType)
+            .name(name)
+            .found(d)
+            .holds(holds)),
+        Err(KindMismatch::NotAnOption(v)) => Err(err(path, Refusal::DefaultNotChoice)
+            .name(name)
+            .text("value", &v)),
     }
 }

@@ -1,6 +1,6 @@
 //! Reading optional members of a schema object, and the refusal in words.
 
-use crate::schema::error::{Arg, Found, Refusal};
+use crate::schema::error::Refusal;
 use crate::schema::json::{Json, Object};
 use crate::schema::SchemaError;
 use std::fmt::{self, Write};
@@ -14,11 +14,9 @@ pub(super) fn opt_count(
         None => Ok(None),
         Some(v) => match v.as_u64() {
             Some(n) => Ok(Some(n)),
-            None => Err(err(
-                format!("{path}/{key}"),
-                Refusal::NotCount,
-                vec![self::key(key), found(v)],
-            )),
+            None => Err(err(format!("{path}/{key}"), Refusal::NotCount)
+                .key(key)
+                .found(v)),
         },
     }
 }
@@ -42,11 +40,9 @@ pub(super) fn opt_string_kept(
     match obj.get(key) {
         None => Ok(None),
         Some(Json::String(s)) => Ok(keep.then(|| s.as_ref().to_owned())),
-        Some(other) => Err(err(
-            format!("{path}/{key}"),
-            Refusal::NotText,
-            vec![self::key(key), found(other)],
-        )),
+        Some(other) => Err(err(format!("{path}/{key}"), Refusal::NotText)
+            .key(key)
+            .found(other)),
     }
 }
 
@@ -96,31 +92,7 @@ impl fmt::Display for Pointer<'_> {
     }
 }
 
-/// The refusal `refusal` at `path`, quoting `args`.
-pub(super) fn err(
-    path: impl fmt::Display,
-    refusal: Refusal,
-    args: Vec<(&'static str, Arg)>,
-) -> SchemaError {
-    SchemaError::new(path, refusal, args)
-}
-
-/// The field's name, as a refusal quotes it.
-pub(super) fn name(name: &str) -> (&'static str, Arg) {
-    ("name", Arg::Text(name.to_owned()))
-}
-
-/// The JSON type of `v`, found where another was wanted.
-pub(super) fn found(v: &Json<'_>) -> (&'static str, Arg) {
-    ("found", Arg::Found(Found::of(v)))
-}
-
-/// A schema keyword, as a refusal quotes it.
-pub(super) fn key(key: &str) -> (&'static str, Arg) {
-    ("key", Arg::Text(key.to_owned()))
-}
-
-/// A count, as a refusal quotes it.
-pub(super) fn count(name: &'static str, n: impl TryInto<u64>) -> (&'static str, Arg) {
-    (name, Arg::Count(n.try_into().unwrap_or(u64::MAX)))
+/// The refusal `refusal` at `path`; its data follow ([`SchemaError::name`] and the rest).
+pub(super) fn err(path: impl fmt::Display, refusal: Refusal) -> SchemaError {
+    SchemaError::new(path.to_string(), refusal)
 }

@@ -15,7 +15,7 @@ mod members;
 mod numbers;
 mod strings;
 
-use super::error::{Arg, Refusal};
+use super::error::Refusal;
 use super::form::{Field, FieldKind, FormSpec};
 use super::SchemaError;
 use crate::schema::json::{Json, Object};
@@ -23,7 +23,7 @@ use crate::schema::names::Names;
 use choices::multi_select_kind;
 pub use choices::MAX_ENUM_OPTIONS;
 use defaults::check_default;
-use members::{count, err, found, name as named, opt_string_kept, Pointer};
+use members::{err, opt_string_kept, Pointer};
 use numbers::bounds;
 use serde_json::Value;
 use strings::{string_kind, PatternBudget};
@@ -100,11 +100,11 @@ fn compile_json_counting(
     let keep = purpose == Purpose::Form;
     let root = schema
         .as_object()
-        .ok_or_else(|| err("", Refusal::NotObject, Vec::new()))?;
+        .ok_or_else(|| err("", Refusal::NotObject))?;
     match root.get("type") {
         None => {}
         Some(Json::String(t)) if t == "object" => {}
-        Some(other) => return Err(err("/type", Refusal::RootType, vec![found(other)])),
+        Some(other) => return Err(err("/type", Refusal::RootType).found(other)),
     }
     let title = opt_string_kept(root, "title", &Pointer::Root, keep)?;
     let description = opt_string_kept(root, "description", &Pointer::Root, keep)?;
@@ -112,17 +112,12 @@ fn compile_json_counting(
     let properties = match root.get("properties") {
         None => &empty,
         Some(Json::Object(p)) => p,
-        Some(_) => return Err(err("/properties", Refusal::PropertiesNotObject, Vec::new())),
+        Some(_) => return Err(err("/properties", Refusal::PropertiesNotObject)),
     };
     if properties.len() > MAX_PROPERTIES {
-        return Err(err(
-            "/properties",
-            Refusal::TooManyProperties,
-            vec![
-                count("count", properties.len()),
-                count("max", MAX_PROPERTIES),
-            ],
-        ));
+        return Err(err("/properties", Refusal::TooManyProperties)
+            .count("count", properties.len() as u64)
+            .count("max", MAX_PROPERTIES as u64));
     }
     let required = required_names(root, properties)?;
 
@@ -146,15 +141,10 @@ fn compile_json_counting(
         choices = choices.saturating_add(choice_count(&field.kind));
         work.choices = choices;
         if choices > MAX_FORM_CHOICES {
-            return Err(err(
-                "/properties",
-                Refusal::TooManyFormChoices,
-                vec![
-                    named(name),
-                    count("count", choices),
-                    count("max", MAX_FORM_CHOICES),
-                ],
-            ));
+            return Err(err("/properties", Refusal::TooManyFormChoices)
+                .name(name)
+                .count("count", choices as u64)
+                .count("max", MAX_FORM_CHOICES as u64));
         }
         fields.push(field);
     }
@@ -184,24 +174,16 @@ fn required_names<'a>(
     };
     let list = req
         .as_array()
-        .ok_or_else(|| err("/required", Refusal::RequiredNotList, Vec::new()))?;
+        .ok_or_else(|| err("/required", Refusal::RequiredNotList))?;
     // Ordered, as every lookup over server-sized lists here (module docs); `required` may
     // be far longer than the properties it names.
     let known = Names::new(properties.keys());
     for (i, item) in list.iter().enumerate() {
         let Some(name) = item.as_str() else {
-            return Err(err(
-                format!("/required/{i}"),
-                Refusal::RequiredEntry,
-                Vec::new(),
-            ));
+            return Err(err(format!("/required/{i}"), Refusal::RequiredEntry));
         };
         if !known.contains(name) {
-            return Err(err(
-                format!("/required/{i}"),
-                Refusal::RequiredUnknown,
-                vec![named(name)],
-            ));
+            return Err(err(format!("/required/{i}"), Refusal::RequiredUnknown).name(name));
         }
     }
     // Every entry is a name by now.
@@ -218,26 +200,20 @@ fn compile_field(
 ) -> Result<Field, SchemaError> {
     let obj = prop
         .as_object()
-        .ok_or_else(|| err(path, Refusal::FieldNotObject, vec![named(name)]))?;
+        .ok_or_else(|| err(path, Refusal::FieldNotObject).name(name))?;
     if obj.contains_key("$ref") {
-        return Err(err(format!("{path}/$ref"), Refusal::Ref, vec![named(name)]));
+        return Err(err(format!("{path}/$ref"), Refusal::Ref).name(name));
     }
     let ty = match obj.get("type") {
-        None => return Err(err(path, Refusal::NoType, vec![named(name)])),
+        None => return Err(err(path, Refusal::NoType).name(name)),
         Some(Json::String(t)) => t.as_ref(),
         Some(Json::Array(_)) => {
-            return Err(err(
-                format!("{path}/type"),
-                Refusal::SeveralTypes,
-                vec![named(name)],
-            ))
+            return Err(err(format!("{path}/type"), Refusal::SeveralTypes).name(name))
         }
         Some(other) => {
-            return Err(err(
-                format!("{path}/type"),
-                Refusal::TypeNotString,
-                vec![named(name), found(other)],
-            ))
+            return Err(err(format!("{path}/type"), Refusal::TypeNotString)
+                .name(name)
+                .found(other))
         }
     };
     let kind = match ty {
@@ -246,13 +222,11 @@ fn compile_field(
         "integer" => FieldKind::Integer(bounds(obj, path)?),
         "boolean" => FieldKind::Boolean,
         "array" => multi_select_kind(name, obj, path)?,
-        "object" => return Err(err(path, Refusal::Nested, vec![named(name)])),
+        "object" => return Err(err(path, Refusal::Nested).name(name)),
         other => {
-            return Err(err(
-                format!("{path}/type"),
-                Refusal::UnknownType,
-                vec![named(name), ("type", Arg::Text(other.to_owned()))],
-            ))
+            return Err(err(format!("{path}/type"), Refusal::UnknownType)
+                .name(name)
+                .text("type", other))
         }
     };
     let title = opt_string_kept(obj, "title", path, keep)?;

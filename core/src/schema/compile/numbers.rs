@@ -1,6 +1,6 @@
 //! Number and integer fields: the four bounds.
 
-use super::members::{err, found, Pointer};
+use super::members::{err, Pointer};
 use crate::schema::error::Refusal;
 use crate::schema::form::NumberBounds;
 use crate::schema::json::{Json, Object};
@@ -21,16 +21,10 @@ fn opt_number(obj: &Object<'_>, key: &str, path: &Pointer<'_>) -> Result<Option<
         None => Ok(None),
         Some(Json::Number(n)) => match n.as_f64() {
             Some(f) if f.is_finite() => Ok(Some(f)),
-            _ => Err(err(
-                format!("{path}/{key}"),
-                Refusal::NotFinite,
-                vec![super::members::key(key)],
-            )),
+            _ => Err(err(format!("{path}/{key}"), Refusal::NotFinite).key(key)),
         },
-        Some(other) => Err(err(
-            format!("{path}/{key}"),
-            Refusal::NotNumber,
-            vec![super::members::key(key), found(other)],
-        )),
+        Some(other) => Err(err(format!("{path}/{key}"), Refusal::NotNumber)
+            .key(key)
+            .found(other)),
     }
 }

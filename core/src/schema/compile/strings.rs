@@ -1,7 +1,7 @@
 //! Text fields: lengths, format and pattern, and the form's budget of checked patterns.
 
 use super::choices::{enum_options, titled_options};
-use super::members::{count, err, found, name as named, opt_count, Pointer};
+use super::members::{err, opt_count, Pointer};
 use crate::schema::error::Refusal;
 use crate::schema::form::{FieldKind, StringFormat};
 use crate::schema::json::{Json, Object};
@@ -84,7 +84,7 @@ pub(super) fn string_kind(
     let has_enum = obj.contains_key("enum");
     let has_one_of = obj.contains_key("oneOf");
     if has_enum && has_one_of {
-        return Err(err(path, Refusal::EnumAndOneOf, vec![named(name)]));
+        return Err(err(path, Refusal::EnumAndOneOf).name(name));
     }
     if has_one_of {
         let options = titled_options(name, obj.get("oneOf"), &path.key("oneOf"))?;
@@ -98,11 +98,10 @@ pub(super) fn string_kind(
     let max_length = opt_count(obj, "maxLength", path)?;
     if let (Some(lo), Some(hi)) = (min_length, max_length) {
         if lo > hi {
-            return Err(err(
-                format!("{path}/maxLength"),
-                Refusal::LengthBounds,
-                vec![named(name), count("max", hi), count("min", lo)],
-            ));
+            return Err(err(format!("{path}/maxLength"), Refusal::LengthBounds)
+                .name(name)
+                .count("max", hi)
+                .count("min", lo));
         }
     }
     let format = match obj.get("format") {
@@ -116,11 +115,9 @@ pub(super) fn string_kind(
             _ => None,
         },
         Some(other) => {
-            return Err(err(
-                format!("{path}/format"),
-                Refusal::FormatNotString,
-                vec![named(name), found(other)],
-            ))
+            return Err(err(format!("{path}/format"), Refusal::FormatNotString)
+                .name(name)
+                .found(other))
         }
     };
     let pattern = match obj.get("pattern") {
@@ -128,11 +125,9 @@ pub(super) fn string_kind(
         // Never refused for what it says: one this client cannot check is kept unchecked.
         Some(Json::String(p)) => Some(budget.pattern(p)),
         Some(other) => {
-            return Err(err(
-                format!("{path}/pattern"),
-                Refusal::PatternNotString,
-                vec![named(name), found(other)],
-            ))
+            return Err(err(format!("{path}/pattern"), Refusal::PatternNotString)
+                .name(name)
+                .found(other))
         }
     };
     Ok(FieldKind::String {
