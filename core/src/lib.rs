@@ -20,6 +20,7 @@ pub mod sse;
 pub mod url_policy;
 pub mod validate;
 pub mod wire;
+mod words;
 
 mod sort;
 

@@ -48,23 +48,148 @@ impl SafeUrl {
     }
 }
 
-/// Why a URL may not be opened, in words for the user.
+/// Why a URL may not be opened: a stable code and the one datum its words quote (the
+/// scheme, or the host). The English words are [`UrlRefused::english`]; the web crate's
+/// catalogs word the same code (`url_refusal.<code>`) in the person's language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlRefusal {
-    pub reason: String,
+    pub refused: UrlRefused,
+    /// The scheme (`{scheme}`) or host (`{host}`) the words quote; empty when they quote none.
+    pub detail: String,
+}
+
+/// Every reason a URL is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UrlRefused {
+    Empty,
+    Relative,
+    Unreadable,
+    Javascript,
+    Data,
+    Blob,
+    File,
+    Scheme,
+    Credentials,
+    NoHost,
+    PlainHttp,
+}
+
+impl UrlRefused {
+    pub const ALL: [UrlRefused; 11] = [
+        UrlRefused::Empty,
+        UrlRefused::Relative,
+        UrlRefused::Unreadable,
+        UrlRefused::Javascript,
+        UrlRefused::Data,
+        UrlRefused::Blob,
+        UrlRefused::File,
+        UrlRefused::Scheme,
+        UrlRefused::Credentials,
+        UrlRefused::NoHost,
+        UrlRefused::PlainHttp,
+    ];
+
+    /// The code and the English template.
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            UrlRefused::Empty => ("empty", "The server sent an empty URL."),
+            UrlRefused::Relative => (
+                "relative",
+                "The server sent a relative URL, which does not say which site it leads to.",
+            ),
+            UrlRefused::Unreadable => ("unreadable", "The server sent a URL that cannot be read."),
+            UrlRefused::Javascript => (
+                "javascript",
+                "This is a javascript: URL: it would run the server's code instead of opening \
+                 a page.",
+            ),
+            UrlRefused::Data => (
+                "data",
+                "This is a data: URL: its content comes with the link itself, not from any site \
+                 you could check.",
+            ),
+            UrlRefused::Blob => (
+                "blob",
+                "This is a blob: URL: it points at content held inside a browser page, not at a \
+                 site.",
+            ),
+            UrlRefused::File => (
+                "file",
+                "This is a file: URL: it points at a file on this computer, not at a site.",
+            ),
+            UrlRefused::Scheme => (
+                "scheme",
+                "Only https: links can be opened; this one uses {scheme}:.",
+            ),
+            UrlRefused::Credentials => (
+                "credentials",
+                "The URL contains a user name or password before the host, a common way to \
+                 disguise which site a link really leads to.",
+            ),
+            UrlRefused::NoHost => ("no_host", "The URL does not name a host."),
+            UrlRefused::PlainHttp => (
+                "plain_http",
+                "This link uses plain http: to {host}, so the page could be read or changed on \
+                 the way; only https: links (or http: to this computer) can be opened.",
+            ),
+        }
+    }
+
+    /// The stable code, e.g. `javascript`.
+    pub fn code(self) -> &'static str {
+        self.words().0
+    }
+
+    /// The catalog key of its words: `url_refusal.<code>`.
+    pub fn key(self) -> String {
+        format!("url_refusal.{}", self.code())
+    }
+
+    /// The English template: at most one placeholder, `{scheme}` or `{host}`.
+    pub fn english(self) -> &'static str {
+        self.words().1
+    }
+}
+
+/// The English template of a catalog key `url_refusal.<code>`.
+pub fn english_words(key: &str) -> Option<&'static str> {
+    let code = key.strip_prefix("url_refusal.")?;
+    UrlRefused::ALL
+        .into_iter()
+        .find(|r| r.code() == code)
+        .map(UrlRefused::english)
 }
 
 impl UrlRefusal {
-    fn new(reason: impl Into<String>) -> Self {
+    fn new(refused: UrlRefused) -> Self {
         UrlRefusal {
-            reason: reason.into(),
+            refused,
+            detail: String::new(),
         }
+    }
+
+    fn quoting(refused: UrlRefused, detail: &str) -> Self {
+        UrlRefusal {
+            refused,
+            detail: detail.to_owned(),
+        }
+    }
+
+    /// `template` with its placeholder (any name) filled with the detail.
+    pub fn words(&self, template: &str) -> String {
+        crate::words::fill(template, |_| Some(self.detail.clone()))
+    }
+
+    /// Why, in English.
+    pub fn reason(&self) -> String {
+        self.words(self.refused.english())
     }
 }
 
 impl std::fmt::Display for UrlRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.reason)
+        f.write_str(&self.reason())
     }
 }
 
@@ -74,61 +199,31 @@ impl std::error::Error for UrlRefusal {}
 pub fn check(url: &str) -> Result<SafeUrl, UrlRefusal> {
     let trimmed = url.trim();
     if trimmed.is_empty() {
-        return Err(UrlRefusal::new("The server sent an empty URL."));
+        return Err(UrlRefusal::new(UrlRefused::Empty));
     }
     let parsed = match parse(trimmed) {
         Ok(u) => u,
-        Err(Unparsed::Relative) => {
-            return Err(UrlRefusal::new(
-                "The server sent a relative URL, which does not say which site it leads to.",
-            ))
-        }
-        Err(Unparsed::Unreadable) => {
-            return Err(UrlRefusal::new(
-                "The server sent a URL that cannot be read.",
-            ))
-        }
+        Err(Unparsed::Relative) => return Err(UrlRefusal::new(UrlRefused::Relative)),
+        Err(Unparsed::Unreadable) => return Err(UrlRefusal::new(UrlRefused::Unreadable)),
     };
 
     let scheme = parsed.scheme.as_str();
     match scheme {
         "https" | "http" => {}
-        "javascript" => {
-            return Err(UrlRefusal::new(
-                "This is a javascript: URL: it would run the server's code instead of opening a page.",
-            ))
-        }
-        "data" => {
-            return Err(UrlRefusal::new(
-                "This is a data: URL: its content comes with the link itself, not from any site you could check.",
-            ))
-        }
-        "blob" => {
-            return Err(UrlRefusal::new(
-                "This is a blob: URL: it points at content held inside a browser page, not at a site.",
-            ))
-        }
-        "file" => {
-            return Err(UrlRefusal::new(
-                "This is a file: URL: it points at a file on this computer, not at a site.",
-            ))
-        }
-        other => {
-            return Err(UrlRefusal::new(format!(
-                "Only https: links can be opened; this one uses {other}:."
-            )))
-        }
+        "javascript" => return Err(UrlRefusal::new(UrlRefused::Javascript)),
+        "data" => return Err(UrlRefusal::new(UrlRefused::Data)),
+        "blob" => return Err(UrlRefusal::new(UrlRefused::Blob)),
+        "file" => return Err(UrlRefusal::new(UrlRefused::File)),
+        other => return Err(UrlRefusal::quoting(UrlRefused::Scheme, other)),
     }
 
     if parsed.has_credentials {
-        return Err(UrlRefusal::new(
-            "The URL contains a user name or password before the host, a common way to disguise which site a link really leads to.",
-        ));
+        return Err(UrlRefusal::new(UrlRefused::Credentials));
     }
 
     let host = match parsed.host {
         Some(h) => h,
-        None => return Err(UrlRefusal::new("The URL does not name a host.")),
+        None => return Err(UrlRefusal::new(UrlRefused::NoHost)),
     };
     let (host_ascii, loopback) = match &host {
         ParsedHost::Domain(d) => {
@@ -141,9 +236,7 @@ pub fn check(url: &str) -> Result<SafeUrl, UrlRefusal> {
     };
 
     if scheme == "http" && !loopback {
-        return Err(UrlRefusal::new(format!(
-            "This link uses plain http: to {host_ascii}, so the page could be read or changed on the way; only https: links (or http: to this computer) can be opened."
-        )));
+        return Err(UrlRefusal::quoting(UrlRefused::PlainHttp, &host_ascii));
     }
 
     let host_display = match host {

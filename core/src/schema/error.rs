@@ -508,27 +508,10 @@ impl SchemaError {
     /// `word(arg)`; other braces are kept as they are (a placeholder of no argument, or text
     /// such as `{const, title}` a translation quotes).
     pub fn words(&self, template: &str, word: impl Fn(&Arg) -> String) -> String {
-        let mut out = String::with_capacity(template.len());
-        let mut rest = template;
-        while let Some((before, from)) = rest.split_once('{') {
-            out.push_str(before);
-            let arg = from.split_once('}').and_then(|(name, after)| {
-                let (_, arg) = self.args.iter().find(|(n, _)| *n == name)?;
-                Some((arg, after))
-            });
-            match arg {
-                Some((arg, after)) => {
-                    out.push_str(&word(arg));
-                    rest = after;
-                }
-                None => {
-                    out.push('{');
-                    rest = from;
-                }
-            }
-        }
-        out.push_str(rest);
-        out
+        crate::words::fill(template, |name| {
+            let (_, arg) = self.args.iter().find(|(n, _)| *n == name)?;
+            Some(word(arg))
+        })
     }
 }
 

@@ -7,14 +7,14 @@ use mcp_elicit::url_policy::{check, SafeUrl};
 fn ok(url: &str) -> SafeUrl {
     match check(url) {
         Ok(s) => s,
-        Err(r) => panic!("{url} should be allowed, was refused: {}", r.reason),
+        Err(r) => panic!("{url} should be allowed, was refused: {}", r.reason()),
     }
 }
 
 fn refused(url: &str) -> String {
     match check(url) {
         Ok(s) => panic!("{url} should be refused, was allowed as {s:?}"),
-        Err(r) => r.reason,
+        Err(r) => r.reason(),
     }
 }
 
@@ -153,4 +153,38 @@ fn arbitrary_strings_never_panic() {
     ] {
         let _ = check(s);
     }
+}
+
+/// Each refusal by its code, and its English as the policy said it before refusals had
+/// codes (each text below is the old policy's literal, the host and scheme filled in).
+#[test]
+fn each_refusal_has_its_code_and_the_old_english_words() {
+    use mcp_elicit::url_policy::{check, UrlRefused};
+    let cases = [
+        ("  ", "empty", "The server sent an empty URL."),
+        ("/pay", "relative", "The server sent a relative URL, which does not say which site it leads to."),
+        ("https://exa mple.com/", "unreadable", "The server sent a URL that cannot be read."),
+        ("javascript:alert(1)", "javascript", "This is a javascript: URL: it would run the server's code instead of opening a page."),
+        ("data:text/html,x", "data", "This is a data: URL: its content comes with the link itself, not from any site you could check."),
+        ("blob:https://example.com/u", "blob", "This is a blob: URL: it points at content held inside a browser page, not at a site."),
+        ("file:///etc/passwd", "file", "This is a file: URL: it points at a file on this computer, not at a site."),
+        ("ftp://example.com/", "scheme", "Only https: links can be opened; this one uses ftp:."),
+        ("https://bank.com@evil.example/", "credentials", "The URL contains a user name or password before the host, a common way to disguise which site a link really leads to."),
+        ("http://example.com/pay", "plain_http", "This link uses plain http: to example.com, so the page could be read or changed on the way; only https: links (or http: to this computer) can be opened."),
+    ];
+    for (url, code, old) in cases {
+        let Err(r) = check(url) else {
+            panic!("{url} was allowed");
+        };
+        assert_eq!(r.refused.code(), code, "{url}");
+        assert_eq!(r.reason(), old, "{url}");
+        assert_eq!(r.to_string(), old, "{url}");
+    }
+    // `no_host` needs a URL the parser reads without a host, which https never is.
+    let untested: Vec<&str> = UrlRefused::ALL
+        .iter()
+        .map(|r| r.code())
+        .filter(|c| !cases.iter().any(|(_, code, _)| code == c))
+        .collect();
+    assert_eq!(untested, ["no_host"]);
 }

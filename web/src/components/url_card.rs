@@ -100,7 +100,7 @@ pub fn UrlCard(
         Err(refusal) => view! {
             <div class="mce-url-refused" role="alert">
                 <p class="mce-refusal-title">{m.t("url.refused", &[])}</p>
-                <p class="mce-refusal-reason">{refusal.reason}</p>
+                <p class="mce-refusal-reason">{m.url_refusal(&refusal)}</p>
             </div>
             <p class="mce-url-full">
                 <span class="mce-url-label">{m.t("url.link", &[])} " "</span>

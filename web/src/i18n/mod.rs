@@ -19,6 +19,7 @@
 use mcp_elicit::schema::{
     Arg, Field, FieldKind, NumberBounds, SchemaError, StringFormat, MAX_PATTERN_TEXT_LEN,
 };
+use mcp_elicit::url_policy::UrlRefusal;
 use mcp_elicit::validate::{ErrorCode, FieldError, MAX_LISTED_CHOICES};
 use std::sync::{Arc, OnceLock};
 
@@ -137,9 +138,12 @@ fn catalog_of(tag: &str) -> Option<Catalog> {
 }
 
 /// English's template of `key`: the catalog's, or the core's for a schema's refusals
-/// (`schema.…`), whose English is written once, next to the refusals, in the core.
+/// (`schema.…`) and a link's (`url_refusal.…`), whose English is written once, next to
+/// the refusals, in the core.
 fn english_template(key: &str) -> Option<&'static str> {
-    find(english(), key).or_else(|| mcp_elicit::schema::english_words(key))
+    find(english(), key)
+        .or_else(|| mcp_elicit::schema::english_words(key))
+        .or_else(|| mcp_elicit::url_policy::english_words(key))
 }
 
 /// Takes the text of `tag`'s catalog (one of [`locales`] other than `en`): later
@@ -527,6 +531,11 @@ impl Messages {
             Arg::Found(k) => self.t(&k.key(), &[]),
             Arg::Holds(h) => self.t(&h.key(), &[]),
         })
+    }
+
+    /// Why a link is not opened, in this language (the scheme or host it quotes as it is).
+    pub fn url_refusal(&self, r: &UrlRefusal) -> String {
+        r.words(self.template(&r.refused.key()))
     }
 
     /// The message `key` cut at its placeholders (see [`Piece`]).

@@ -36,7 +36,7 @@ fn catalogs_match_english() {
 
 /// The library's catalogs, English first, read from their files (the others are not
 /// compiled in: they are loaded on demand).
-/// English's text is its file and the core's English for a schema's refusals.
+/// English's text is its file and the core's English for a schema's and a link's refusals.
 fn catalog_texts_owned() -> Vec<(&'static str, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/i18n/catalogs");
     locales()
@@ -51,14 +51,17 @@ fn catalog_texts_owned() -> Vec<(&'static str, String)> {
         .collect()
 }
 
-/// The core's English for a schema's refusals (`schema.…`), as catalog lines.
+/// The core's English for a schema's and a link's refusals (`schema.…`, `url_refusal.…`),
+/// as catalog lines.
 fn core_english() -> String {
     use mcp_elicit::schema::{Found, Holds, Refusal};
+    use mcp_elicit::url_policy::UrlRefused;
     let refusals = Refusal::ALL.iter().map(|r| (r.key(), r.english()));
     let found = Found::ALL.iter().map(|k| (k.key(), k.english()));
     let holds = Holds::ALL.iter().map(|h| (h.key(), h.english()));
+    let links = UrlRefused::ALL.iter().map(|r| (r.key(), r.english()));
     let mut out = String::from("\n");
-    for (key, template) in refusals.chain(found).chain(holds) {
+    for (key, template) in refusals.chain(found).chain(holds).chain(links) {
         out.push_str(&format!("{key} = {template}\n"));
     }
     out
@@ -663,4 +666,29 @@ fn a_host_overrides_a_refusal_s_words_with_the_same_placeholders() {
         matches!(&wrong, Err(e) if e.contains("placeholders {name}")),
         "{wrong:?}"
     );
+}
+
+#[test]
+fn a_link_s_refusal_is_worded_in_the_person_s_language() {
+    use mcp_elicit::url_policy::check;
+    let refused = |url: &str| match check(url) {
+        Err(r) => r,
+        Ok(_) => panic!("{url} was allowed"),
+    };
+    let ftp = refused("ftp://example.com/");
+    let http = refused("http://example.com/");
+    // The scheme and host are quoted as they are.
+    assert_eq!(
+        loaded("de").url_refusal(&ftp),
+        "Nur https:-Links können geöffnet werden; dieser verwendet ftp:."
+    );
+    assert_eq!(
+        loaded("ja").url_refusal(&http),
+        "このリンクは暗号化されていない http: で example.com に接続するため、途中でページが読み取られたり改ざんされたりするおそれがあります。開けるのは https: のリンク（またはこのコンピューターへの http:）だけです。"
+    );
+    // English is the core's own words.
+    let en = Messages::new("en");
+    for r in [ftp, http, refused("javascript:alert(1)")] {
+        assert_eq!(en.url_refusal(&r), r.reason());
+    }
 }
