@@ -197,8 +197,9 @@ CATALOG_FETCHES = "return performance.getEntriesByType('resource').map((r) => r.
 ASK = {"message": "Name?", "requestedSchema": {"type": "object", "properties": {"n": {"type": "string", "title": "N"}}, "required": ["n"]}}
 
 
-def elicit_in_page(driver: Any, slot: str, options: dict[str, Any]) -> None:
-    """`elicit` from www/pkg into a new `<div id=slot>`, its answer kept in `window.answers`."""
+def elicit_in_page(driver: Any, slot: str, options: dict[str, Any], params: dict[str, Any] = ASK) -> None:
+    """`elicit` of `params` from www/pkg into a new `<div id=slot>`, its answer kept in
+    `window.answers`."""
     driver.execute_async_script(
         """
         const [slot, params, options, done] = arguments;
@@ -215,7 +216,7 @@ def elicit_in_page(driver: Any, slot: str, options: dict[str, Any]) -> None:
         });
         """,
         slot,
-        ASK,
+        params,
         options,
     )
 
@@ -234,6 +235,42 @@ def test_a_page_in_english_fetches_no_catalog(driver: Any, www: Any) -> None:
     assert japanese.get_attribute("lang") == "ja"
     fetched = driver.execute_script(CATALOG_FETCHES)
     assert [f.rsplit("/", 1)[-1] for f in fetched] == ["ja.js"], fetched
+
+
+def test_a_refused_form_says_why_in_the_card_s_language(driver: Any, www: Any) -> None:
+    """A form the client cannot show says why in the card's language: the refusal's words
+    come from its code, the field's name is the server's, and the JSON type found is a word
+    of the language. Decline and Cancel stay, in that language too."""
+    driver.get(f"{www.origin}/element.html")
+    wait_for(driver, lambda d: d.execute_script("return !!document.querySelector('mcp-elicitation').shadowRoot?.querySelector('[data-elicitation]')"), "the element's card")
+    nested = {"message": "Adresse?", "requestedSchema": {"type": "object", "properties": {"adresse": {"type": "object"}}}}
+    elicit_in_page(driver, "refused-de", {"locale": "de"}, nested)
+    wait_text(
+        driver,
+        "#refused-de [data-elicitation]",
+        "Diese Anfrage kann nicht als Formular angezeigt werden: „adresse“ ist ein verschachteltes "
+        "Objekt; unterstützt werden nur flache Felder. (bei /properties/adresse)",
+    )
+    assert button(wait_css(driver, "#refused-de [data-elicitation]"), "Ablehnen") is not None
+    not_object = {"message": "?", "requestedSchema": {"type": "string"}}
+    elicit_in_page(driver, "refused-zh", {"locale": "zh-CN"}, not_object)
+    wait_text(driver, "#refused-zh [data-elicitation]", "无法以表单形式显示此请求：请求的 Schema 的“type”必须为“object”，而不是字符串。（位置：/type）")
+
+
+def test_a_refused_link_says_why_in_the_card_s_language(driver: Any, www: Any) -> None:
+    """A URL-mode link the client will not open says why in the card's language, the scheme
+    quoted as it is; no Open button."""
+    driver.get(f"{www.origin}/element.html")
+    wait_for(driver, lambda d: d.execute_script("return !!document.querySelector('mcp-elicitation').shadowRoot?.querySelector('[data-elicitation]')"), "the element's card")
+    link = {"mode": "url", "message": "Pagar", "url": "ftp://pay.example/x", "elicitationId": "e-1"}
+    elicit_in_page(driver, "refused-url", {"locale": "es"}, link)
+    card = wait_text(
+        driver,
+        "#refused-url [data-elicitation]",
+        "Solo se pueden abrir enlaces https:; este usa ftp:.",
+    )
+    assert "Este enlace no se puede abrir." in card.text
+    assert button(card, "Abrir en una pestaña nueva") is None
 
 
 def test_a_catalog_that_fails_to_load_leaves_the_card_english(driver: Any, www: Any) -> None:
