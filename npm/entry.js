@@ -53,13 +53,16 @@ export function guardedEntry(wasmInit, wasm, wasmFile) {
     return starting;
   };
 
-  /** `call()`, a SchemaError it throws worded in `options.locale` when options are given. */
-  const worded = (call, options) => {
+  /**
+   * `call()`, a SchemaError it throws for `requestedSchema` worded in `options.locale` when
+   * options are given.
+   */
+  const worded = (call, requestedSchema, options) => {
     if (options === undefined || options === null) return call();
     try {
       return call();
     } catch (e) {
-      throw wasm.wordRefusal(e, options);
+      throw wasm.wordRefusal(requestedSchema, e, options);
     }
   };
 
@@ -99,7 +102,7 @@ export function guardedEntry(wasmInit, wasm, wasmFile) {
      */
     compileSchema(requestedSchema, options) {
       need("compileSchema()");
-      return worded(() => wasm.compileSchema(requestedSchema), options);
+      return worded(() => wasm.compileSchema(requestedSchema), requestedSchema, options);
     },
     /**
      * `options.locale` (and `options.messages`): each error's `message` in that language,
@@ -109,7 +112,7 @@ export function guardedEntry(wasmInit, wasm, wasmFile) {
      */
     validateContent(requestedSchema, content, options) {
       need("validateContent()");
-      const answer = worded(() => wasm.validateContent(requestedSchema, content), options);
+      const answer = worded(() => wasm.validateContent(requestedSchema, content), requestedSchema, options);
       if (options === undefined || options === null || answer.ok) return answer;
       return wasm.wordErrors(requestedSchema, content, answer, options);
     },

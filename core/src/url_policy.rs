@@ -178,7 +178,7 @@ impl UrlRefusal {
 
     /// `template` with its placeholder (any name) filled with the detail.
     pub fn words(&self, template: &str) -> String {
-        crate::words::fill(template, |_| Some(self.detail.clone()))
+        crate::words::fill(template, &|_| Some(self.detail.clone()))
     }
 
     /// Why, in English.

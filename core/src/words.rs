@@ -4,7 +4,7 @@
 /// `template` with each `{name}` that `arg(name)` gives a text for replaced by it; other
 /// braces are kept as they are (a placeholder of no argument, or text such as
 /// `{const, title}`). An argument's own braces are not read again.
-pub fn fill(template: &str, arg: impl Fn(&str) -> Option<String>) -> String {
+pub fn fill(template: &str, arg: &dyn Fn(&str) -> Option<String>) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
     while let Some((before, from)) = rest.split_once('{') {
@@ -34,8 +34,8 @@ mod tests {
     #[test]
     fn named_args_are_filled_and_other_braces_kept() {
         let arg = |name: &str| (name == "a").then(|| "{a}".to_owned());
-        assert_eq!(fill("x{a}y{b}z{", arg), "x{a}y{b}z{");
-        assert_eq!(fill("{a {a}", arg), "{a {a}");
-        assert_eq!(fill("no braces", arg), "no braces");
+        assert_eq!(fill("x{a}y{b}z{", &arg), "x{a}y{b}z{");
+        assert_eq!(fill("{a {a}", &arg), "{a {a}");
+        assert_eq!(fill("no braces", &arg), "no braces");
     }
 }

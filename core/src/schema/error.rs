@@ -102,6 +102,170 @@ pub enum Holds {
     Choices,
 }
 
+/// Each refusal's code and English template, in the order of [`Refusal`]'s variants (a
+/// table, not a match: the wasm keeps it as data).
+const REFUSAL_WORDS: [(&str, &str); 42] = [
+    ("not_json", "The requested schema is not JSON: {detail}."),
+    ("not_object", "The requested schema must be a JSON object."),
+    (
+        "root_type",
+        "The requested schema must have type \"object\", not {found}.",
+    ),
+    (
+        "properties_not_object",
+        "\"properties\" must be an object mapping field names to their schemas.",
+    ),
+    (
+        "too_many_properties",
+        "The schema has {count} properties; a form can have at most {max}.",
+    ),
+    (
+        "too_many_form_choices",
+        "The fields up to \"{name}\" offer {count} choices together; a form can offer \
+                 at most {max}.",
+    ),
+    (
+        "required_not_list",
+        "\"required\" must be a list of property names.",
+    ),
+    (
+        "required_entry",
+        "Each entry of \"required\" must be a property name.",
+    ),
+    (
+        "required_unknown",
+        "\"{name}\" is listed as required but there is no such property.",
+    ),
+    (
+        "field_not_object",
+        "The schema of \"{name}\" must be an object.",
+    ),
+    (
+        "ref",
+        "\"{name}\" uses a $ref; only inline, flat field schemas are supported.",
+    ),
+    (
+        "no_type",
+        "\"{name}\" has no \"type\"; each field must be a string, number, integer, \
+                 boolean or array of choices.",
+    ),
+    (
+        "several_types",
+        "\"{name}\" allows several types; a field must have exactly one type.",
+    ),
+    (
+        "type_not_string",
+        "The type of \"{name}\" must be a string, not {found}.",
+    ),
+    (
+        "nested",
+        "\"{name}\" is a nested object; only flat fields are supported.",
+    ),
+    (
+        "unknown_type",
+        "\"{name}\" has type \"{type}\"; supported types are string, number, integer, \
+                 boolean and array.",
+    ),
+    (
+        "enum_names_not_list",
+        "\"enumNames\" of \"{name}\" must be a list of strings.",
+    ),
+    (
+        "enum_names_count",
+        "\"{name}\" has {names} enumNames for {values} enum values; they must match \
+                 one to one.",
+    ),
+    (
+        "enum_name_not_string",
+        "Each of the enumNames of \"{name}\" must be a string.",
+    ),
+    (
+        "enum_not_list",
+        "The enum of \"{name}\" must be a list of strings.",
+    ),
+    (
+        "enum_empty",
+        "The enum of \"{name}\" is empty, so there is nothing to choose.",
+    ),
+    (
+        "choice_not_string",
+        "Each choice of \"{name}\" must be a string, not {found}.",
+    ),
+    (
+        "choices_not_list",
+        "The choices of \"{name}\" must be a list of {shape} objects.",
+    ),
+    (
+        "choices_empty",
+        "The choices of \"{name}\" are empty, so there is nothing to choose.",
+    ),
+    (
+        "choice_repeated",
+        "The choice \"{value}\" of \"{name}\" appears more than once.",
+    ),
+    (
+        "choice_not_object",
+        "Each choice of \"{name}\" must be a {shape} object.",
+    ),
+    (
+        "choice_const_not_string",
+        "Each choice of \"{name}\" must have a string const, not {found}.",
+    ),
+    (
+        "choice_no_const",
+        "A choice of \"{name}\" has no \"const\" value.",
+    ),
+    (
+        "too_many_choices",
+        "\"{name}\" offers {count} choices; a field can offer at most {max}.",
+    ),
+    (
+        "array_without_choices",
+        "\"{name}\" is an array without a fixed list of string choices; only \
+                 multi-select arrays (items with enum or anyOf) are supported.",
+    ),
+    (
+        "choices_not_strings",
+        "The choices of \"{name}\" must be strings.",
+    ),
+    (
+        "items_bounds",
+        "\"{name}\" has maxItems {max} below its minItems {min}, so no answer fits.",
+    ),
+    (
+        "default_type",
+        "The default of \"{name}\" is {found}, but the field holds {holds}.",
+    ),
+    (
+        "default_not_choice",
+        "The default of \"{name}\" includes \"{value}\", which is not one of its \
+                 choices.",
+    ),
+    (
+        "not_count",
+        "\"{key}\" must be a whole number of zero or more, not {found}.",
+    ),
+    ("not_text", "\"{key}\" must be text, not {found}."),
+    ("not_finite", "\"{key}\" must be a finite number."),
+    ("not_number", "\"{key}\" must be a number, not {found}."),
+    (
+        "enum_and_one_of",
+        "\"{name}\" has both \"enum\" and \"oneOf\"; use one of them.",
+    ),
+    (
+        "length_bounds",
+        "\"{name}\" has maxLength {max} below its minLength {min}, so no answer fits.",
+    ),
+    (
+        "format_not_string",
+        "The format of \"{name}\" must be a string, not {found}.",
+    ),
+    (
+        "pattern_not_string",
+        "The pattern of \"{name}\" must be a string, not {found}.",
+    ),
+];
+
 impl Refusal {
     /// Every code, for tests and for the catalogs' checks.
     pub const ALL: [Refusal; 42] = {
@@ -154,168 +318,10 @@ impl Refusal {
 
     /// The code and the English template.
     fn words(self) -> (&'static str, &'static str) {
-        use Refusal::*;
-        match self {
-            NotJson => ("not_json", "The requested schema is not JSON: {detail}."),
-            NotObject => ("not_object", "The requested schema must be a JSON object."),
-            RootType => (
-                "root_type",
-                "The requested schema must have type \"object\", not {found}.",
-            ),
-            PropertiesNotObject => (
-                "properties_not_object",
-                "\"properties\" must be an object mapping field names to their schemas.",
-            ),
-            TooManyProperties => (
-                "too_many_properties",
-                "The schema has {count} properties; a form can have at most {max}.",
-            ),
-            TooManyFormChoices => (
-                "too_many_form_choices",
-                "The fields up to \"{name}\" offer {count} choices together; a form can offer \
-                 at most {max}.",
-            ),
-            RequiredNotList => (
-                "required_not_list",
-                "\"required\" must be a list of property names.",
-            ),
-            RequiredEntry => (
-                "required_entry",
-                "Each entry of \"required\" must be a property name.",
-            ),
-            RequiredUnknown => (
-                "required_unknown",
-                "\"{name}\" is listed as required but there is no such property.",
-            ),
-            FieldNotObject => (
-                "field_not_object",
-                "The schema of \"{name}\" must be an object.",
-            ),
-            Ref => (
-                "ref",
-                "\"{name}\" uses a $ref; only inline, flat field schemas are supported.",
-            ),
-            NoType => (
-                "no_type",
-                "\"{name}\" has no \"type\"; each field must be a string, number, integer, \
-                 boolean or array of choices.",
-            ),
-            SeveralTypes => (
-                "several_types",
-                "\"{name}\" allows several types; a field must have exactly one type.",
-            ),
-            TypeNotString => (
-                "type_not_string",
-                "The type of \"{name}\" must be a string, not {found}.",
-            ),
-            Nested => (
-                "nested",
-                "\"{name}\" is a nested object; only flat fields are supported.",
-            ),
-            UnknownType => (
-                "unknown_type",
-                "\"{name}\" has type \"{type}\"; supported types are string, number, integer, \
-                 boolean and array.",
-            ),
-            EnumNamesNotList => (
-                "enum_names_not_list",
-                "\"enumNames\" of \"{name}\" must be a list of strings.",
-            ),
-            EnumNamesCount => (
-                "enum_names_count",
-                "\"{name}\" has {names} enumNames for {values} enum values; they must match \
-                 one to one.",
-            ),
-            EnumNameNotString => (
-                "enum_name_not_string",
-                "Each of the enumNames of \"{name}\" must be a string.",
-            ),
-            EnumNotList => (
-                "enum_not_list",
-                "The enum of \"{name}\" must be a list of strings.",
-            ),
-            EnumEmpty => (
-                "enum_empty",
-                "The enum of \"{name}\" is empty, so there is nothing to choose.",
-            ),
-            ChoiceNotString => (
-                "choice_not_string",
-                "Each choice of \"{name}\" must be a string, not {found}.",
-            ),
-            ChoicesNotList => (
-                "choices_not_list",
-                "The choices of \"{name}\" must be a list of {shape} objects.",
-            ),
-            ChoicesEmpty => (
-                "choices_empty",
-                "The choices of \"{name}\" are empty, so there is nothing to choose.",
-            ),
-            ChoiceRepeated => (
-                "choice_repeated",
-                "The choice \"{value}\" of \"{name}\" appears more than once.",
-            ),
-            ChoiceNotObject => (
-                "choice_not_object",
-                "Each choice of \"{name}\" must be a {shape} object.",
-            ),
-            ChoiceConstNotString => (
-                "choice_const_not_string",
-                "Each choice of \"{name}\" must have a string const, not {found}.",
-            ),
-            ChoiceNoConst => (
-                "choice_no_const",
-                "A choice of \"{name}\" has no \"const\" value.",
-            ),
-            TooManyChoices => (
-                "too_many_choices",
-                "\"{name}\" offers {count} choices; a field can offer at most {max}.",
-            ),
-            ArrayWithoutChoices => (
-                "array_without_choices",
-                "\"{name}\" is an array without a fixed list of string choices; only \
-                 multi-select arrays (items with enum or anyOf) are supported.",
-            ),
-            ChoicesNotStrings => (
-                "choices_not_strings",
-                "The choices of \"{name}\" must be strings.",
-            ),
-            ItemsBounds => (
-                "items_bounds",
-                "\"{name}\" has maxItems {max} below its minItems {min}, so no answer fits.",
-            ),
-            DefaultType => (
-                "default_type",
-                "The default of \"{name}\" is {found}, but the field holds {holds}.",
-            ),
-            DefaultNotChoice => (
-                "default_not_choice",
-                "The default of \"{name}\" includes \"{value}\", which is not one of its \
-                 choices.",
-            ),
-            NotCount => (
-                "not_count",
-                "\"{key}\" must be a whole number of zero or more, not {found}.",
-            ),
-            NotText => ("not_text", "\"{key}\" must be text, not {found}."),
-            NotFinite => ("not_finite", "\"{key}\" must be a finite number."),
-            NotNumber => ("not_number", "\"{key}\" must be a number, not {found}."),
-            EnumAndOneOf => (
-                "enum_and_one_of",
-                "\"{name}\" has both \"enum\" and \"oneOf\"; use one of them.",
-            ),
-            LengthBounds => (
-                "length_bounds",
-                "\"{name}\" has maxLength {max} below its minLength {min}, so no answer fits.",
-            ),
-            FormatNotString => (
-                "format_not_string",
-                "The format of \"{name}\" must be a string, not {found}.",
-            ),
-            PatternNotString => (
-                "pattern_not_string",
-                "The pattern of \"{name}\" must be a string, not {found}.",
-            ),
-        }
+        REFUSAL_WORDS
+            .get(self as usize)
+            .copied()
+            .unwrap_or(("", ""))
     }
 
     /// The catalog key of its words: `schema.<code>`.
@@ -333,6 +339,16 @@ impl Refusal {
         self.words().1
     }
 }
+
+/// Each kind's code and English words, in the order of [`Found`]'s variants.
+const FOUND_WORDS: [(&str, &str); 6] = [
+    ("null", "null"),
+    ("boolean", "a boolean"),
+    ("number", "a number"),
+    ("string", "a string"),
+    ("list", "a list"),
+    ("object", "an object"),
+];
 
 impl Found {
     pub const ALL: [Found; 6] = [
@@ -358,14 +374,7 @@ impl Found {
     }
 
     fn words(self) -> (&'static str, &'static str) {
-        match self {
-            Found::Null => ("null", "null"),
-            Found::Boolean => ("boolean", "a boolean"),
-            Found::Number => ("number", "a number"),
-            Found::String => ("string", "a string"),
-            Found::List => ("list", "a list"),
-            Found::Object => ("object", "an object"),
-        }
+        FOUND_WORDS.get(self as usize).copied().unwrap_or(("", ""))
     }
 
     pub fn key(self) -> String {
@@ -382,6 +391,16 @@ impl Found {
     }
 }
 
+/// Each kind's code and English words, in the order of [`Holds`]'s variants.
+const HOLDS_WORDS: [(&str, &str); 6] = [
+    ("text", "text"),
+    ("number", "a number"),
+    ("whole_number", "a whole number"),
+    ("boolean", "true or false"),
+    ("choice", "one of its choices"),
+    ("choices", "a list of its choices"),
+];
+
 impl Holds {
     pub const ALL: [Holds; 6] = [
         Holds::Text,
@@ -393,14 +412,7 @@ impl Holds {
     ];
 
     fn words(self) -> (&'static str, &'static str) {
-        match self {
-            Holds::Text => ("text", "text"),
-            Holds::Number => ("number", "a number"),
-            Holds::WholeNumber => ("whole_number", "a whole number"),
-            Holds::Boolean => ("boolean", "true or false"),
-            Holds::Choice => ("choice", "one of its choices"),
-            Holds::Choices => ("choices", "a list of its choices"),
-        }
+        HOLDS_WORDS.get(self as usize).copied().unwrap_or(("", ""))
     }
 
     pub fn key(self) -> String {
@@ -420,20 +432,16 @@ impl Holds {
 /// The English template of a catalog key of this module (`schema.…`), for a catalog whose
 /// English these are.
 pub fn english_words(key: &str) -> Option<&'static str> {
-    fn find(
-        code: &str,
-        list: impl Iterator<Item = (&'static str, &'static str)>,
-    ) -> Option<&'static str> {
-        list.into_iter().find(|(c, _)| *c == code).map(|(_, t)| t)
-    }
     let code = key.strip_prefix("schema.")?;
-    if let Some(kind) = code.strip_prefix("found.") {
-        find(kind, Found::ALL.into_iter().map(Found::words))
-    } else if let Some(kind) = code.strip_prefix("holds.") {
-        find(kind, Holds::ALL.into_iter().map(Holds::words))
-    } else {
-        find(code, Refusal::ALL.into_iter().map(Refusal::words))
-    }
+    let (code, table): (&str, &[(&'static str, &'static str)]) =
+        if let Some(kind) = code.strip_prefix("found.") {
+            (kind, &FOUND_WORDS)
+        } else if let Some(kind) = code.strip_prefix("holds.") {
+            (kind, &HOLDS_WORDS)
+        } else {
+            (code, &REFUSAL_WORDS)
+        };
+    table.iter().find(|(c, _)| *c == code).map(|(_, t)| *t)
 }
 
 impl Arg {
@@ -501,14 +509,14 @@ impl SchemaError {
 
     /// What is wrong, in English.
     pub fn message(&self) -> String {
-        self.words(self.refusal.english(), Arg::english)
+        self.words(self.refusal.english(), &Arg::english)
     }
 
     /// `template` with each `{name}` this refusal has an argument for replaced by
     /// `word(arg)`; other braces are kept as they are (a placeholder of no argument, or text
     /// such as `{const, title}` a translation quotes).
-    pub fn words(&self, template: &str, word: impl Fn(&Arg) -> String) -> String {
-        crate::words::fill(template, |name| {
+    pub fn words(&self, template: &str, word: &dyn Fn(&Arg) -> String) -> String {
+        crate::words::fill(template, &|name| {
             let (_, arg) = self.args.iter().find(|(n, _)| *n == name)?;
             Some(word(arg))
         })
@@ -547,6 +555,18 @@ mod tests {
         for key in keys {
             assert!(english_words(&key).is_some(), "{key}");
         }
+        // The tables are read by each variant's place: ALL lists them in that order.
+        for (i, r) in Refusal::ALL.iter().enumerate() {
+            assert_eq!(*r as usize, i, "{r:?}");
+        }
+        for (i, k) in Found::ALL.iter().enumerate() {
+            assert_eq!(*k as usize, i, "{k:?}");
+        }
+        for (i, h) in Holds::ALL.iter().enumerate() {
+            assert_eq!(*h as usize, i, "{h:?}");
+        }
+        assert_eq!(Refusal::NotJson.code(), "not_json");
+        assert_eq!(Refusal::PatternNotString.code(), "pattern_not_string");
         assert_eq!(Refusal::TooManyChoices.code(), "too_many_choices");
         assert_eq!(Found::List.code(), "list");
         assert_eq!(Holds::WholeNumber.code(), "whole_number");
@@ -562,7 +582,7 @@ mod tests {
             e.message(),
             "The choices of \"{shape}\" must be a list of {const, title} objects."
         );
-        assert_eq!(e.words("{name} {other} {", |_| "x".into()), "x {other} {");
+        assert_eq!(e.words("{name} {other} {", &|_| "x".into()), "x {other} {");
         assert_eq!(
             e.to_string(),
             "The choices of \"{shape}\" must be a list of {const, title} objects. (at \

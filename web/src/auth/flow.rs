@@ -191,7 +191,7 @@ fn messages_of(facts: &Value) -> Messages {
         .filter(|(key, _)| TEXT_KEYS.contains(&key.as_str()));
     let base = Messages::new(facts.get("lang").and_then(Value::as_str).unwrap_or("en"));
     // Its texts came worded: the card speaks their language without the catalog.
-    base.with_overrides(pairs).unwrap_or(base).as_given()
+    base.given(pairs)
 }
 
 /// Runs one sign-in from `input` (see the module's note): resolves to the new grant's

@@ -146,12 +146,12 @@ pub fn ElicitationView(
                     || (answered.get() && !matches!(status.get(), SendStatus::Failed(_)))
             });
             // Compiled once per request: a host's `onElicitation` check may have done it.
-            let body = match form.spec().clone() {
+            let body = match form.spec() {
                 Ok(spec) => view! {
                     <SchemaForm
                         // A form with no fields is a bare confirmation: there is nothing to submit.
                         submit_label=m.t(if spec.fields.is_empty() { "button.confirm" } else { "button.submit" }, &[])
-                        spec=spec
+                        spec=spec.clone()
                         on_submit=Callback::new(move |content| answer.run(ElicitResult::accept(Some(content))))
                         on_decline=Callback::new(move |_| answer.run(ElicitResult::decline()))
                         on_cancel=Callback::new(move |_| answer.run(ElicitResult::cancel()))
@@ -163,7 +163,7 @@ pub fn ElicitationView(
                 }
                 .into_any(),
                 Err(e) => {
-                    let reason = m.refusal(&e);
+                    let reason = m.refusal(e);
                     let refusal = if e.path.is_empty() {
                         m.t("card.schema_refused", &[("reason", &reason)])
                     } else {

@@ -9,7 +9,7 @@
 use super::{field_error_for, from_options};
 use crate::boundary::json_arg;
 use js_sys::{Array, Object, Reflect};
-use mcp_elicit::schema::{compile, Arg, Field, FieldKind, Found, Holds, Refusal, SchemaError};
+use mcp_elicit::schema::{compile, Field, FieldKind};
 use mcp_elicit::validate::{number_text, ErrorCode};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -101,57 +101,30 @@ pub fn word_errors(
     Ok(answer)
 }
 
-/// A `SchemaError` that `compileSchema` or `validateContent` threw, its `message` worded in
-/// `options.locale` (with `options.messages` over the catalog) from its `code` and `data`.
-/// Anything else thrown is given back as it came. Throws for options it cannot read.
+/// A `SchemaError` that `compileSchema(requestedSchema)` or `validateContent` threw, its
+/// `message` worded in `options.locale` (with `options.messages` over the catalog): the
+/// schema is compiled again here, natively, for the refusal's code and data (the refused
+/// path only; compiling is linear in the schema). Anything else thrown, or a schema that
+/// is not JSON, is given back as it came. Throws for options it cannot read.
 #[cfg_attr(feature = "js-api", wasm_bindgen(js_name = wordRefusal))]
-pub fn word_refusal(error: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn word_refusal(
+    requested_schema: JsValue,
+    error: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let options = if options.is_undefined() || options.is_null() {
         Value::Null
     } else {
         json_arg(&options, "options").map_err(|e| js_sys::Error::new(&e))?
     };
     let m = messages(&options).map_err(|e| js_sys::Error::new(&e))?;
-    if let Some(refusal) = refusal_of(&error) {
+    let refusal = json_arg(&requested_schema, "requestedSchema")
+        .ok()
+        .and_then(|schema| compile(&schema).err());
+    if let Some(refusal) = refusal {
         set(&error, "message", &JsValue::from_str(&m.refusal(&refusal)));
     }
     Ok(error)
-}
-
-/// The refusal a thrown `SchemaError` stands for, read from its `code` and `data`: `None`
-/// for anything else (or a code this build does not have).
-fn refusal_of(error: &JsValue) -> Option<SchemaError> {
-    let get = |obj: &JsValue, key: &str| Reflect::get(obj, &JsValue::from_str(key)).ok();
-    let code = get(error, "code")?.as_string()?;
-    let refusal = Refusal::ALL.into_iter().find(|r| r.code() == code)?;
-    let data = get(error, "data").filter(JsValue::is_object)?;
-    let mut args = Vec::new();
-    for name in refusal_placeholders(refusal) {
-        let Some(value) = get(&data, name).filter(|v| !v.is_undefined()) else {
-            continue;
-        };
-        let arg = match (name, value.as_string(), value.as_f64()) {
-            ("found", Some(s), _) => Arg::Found(Found::ALL.into_iter().find(|k| k.code() == s)?),
-            ("holds", Some(s), _) => Arg::Holds(Holds::ALL.into_iter().find(|h| h.code() == s)?),
-            (_, Some(s), _) => Arg::Text(s),
-            (_, None, Some(n)) if n >= 0.0 => Arg::Count(n as u64),
-            _ => return None,
-        };
-        args.push((name, arg));
-    }
-    let path = get(error, "path")
-        .and_then(|p| p.as_string())
-        .unwrap_or_default();
-    Some(SchemaError {
-        path,
-        refusal,
-        args,
-    })
-}
-
-/// The placeholders of a refusal's English words, as `'static` names.
-fn refusal_placeholders(refusal: Refusal) -> impl Iterator<Item = &'static str> {
-    super::placeholders(refusal.english()).into_iter()
 }
 
 /// Loads the catalog of `locale` (a language tag; absent: the browser's languages) and

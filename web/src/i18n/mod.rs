@@ -139,7 +139,7 @@ fn catalog_of(tag: &str) -> Option<Catalog> {
 
 /// English's template of `key`: the catalog's, or the core's for a schema's refusals
 /// (`schema.…`) and a link's (`url_refusal.…`), whose English is written once, next to
-/// the refusals, in the core.
+/// the refusals, in the core (and is linked only where those are worded or overridden).
 fn english_template(key: &str) -> Option<&'static str> {
     find(english(), key)
         .or_else(|| mcp_elicit::schema::english_words(key))
@@ -433,15 +433,16 @@ impl Messages {
         Messages::with_catalog(self.0.wanted, self.0.overrides.clone())
     }
 
-    /// These messages speaking their language without its catalog loaded: for a host of
-    /// the texts already worded in it (sign-in's wasm, given the card's texts as overrides),
-    /// so `lang` and `dir` are the language's; a key not given falls back to English's.
-    pub fn as_given(&self) -> Self {
+    /// These messages speaking their language without its catalog loaded, `texts` already
+    /// worded in it: for sign-in's wasm, given the card's texts (from these catalogs, so
+    /// not checked as a host's overrides are). `lang` and `dir` are the language's; a key
+    /// not given falls back to English's.
+    pub fn given(&self, texts: impl IntoIterator<Item = (String, String)>) -> Self {
         Messages(Arc::new(Inner {
             wanted: self.0.wanted,
             lang: self.0.wanted,
             catalog: self.0.catalog,
-            overrides: self.0.overrides.clone(),
+            overrides: texts.into_iter().collect(),
         }))
     }
 
@@ -506,14 +507,17 @@ impl Messages {
         direction(self.lang())
     }
 
-    fn template<'a>(&'a self, key: &'a str) -> &'a str {
+    /// The text of `key`: the host's, else the catalog's, else English's catalog's.
+    fn lookup(&self, key: &str) -> Option<&str> {
         if let Some((_, t)) = self.0.overrides.iter().find(|(k, _)| k == key) {
-            return t;
+            return Some(t);
         }
+        find(self.0.catalog, key).or_else(|| find(english(), key))
+    }
+
+    fn template<'a>(&'a self, key: &'a str) -> &'a str {
         // A key no catalog has is shown as itself: visible in a test, never a panic.
-        find(self.0.catalog, key)
-            .or_else(|| english_template(key))
-            .unwrap_or(key)
+        self.lookup(key).unwrap_or(key)
     }
 
     /// The message `key` with its placeholders filled.
@@ -525,17 +529,20 @@ impl Messages {
     /// (server text as it came, counts formatted for the locale, the JSON type found and
     /// what the field holds in words).
     pub fn refusal(&self, e: &SchemaError) -> String {
-        e.words(self.template(&e.refusal.key()), |arg| match arg {
+        let or =
+            |key: String, english: &'static str| self.lookup(&key).unwrap_or(english).to_owned();
+        let template = or(e.refusal.key(), e.refusal.english());
+        e.words(&template, &|arg| match arg {
             Arg::Text(s) => s.clone(),
             Arg::Count(n) => self.number(*n as f64),
-            Arg::Found(k) => self.t(&k.key(), &[]),
-            Arg::Holds(h) => self.t(&h.key(), &[]),
+            Arg::Found(k) => or(k.key(), k.english()),
+            Arg::Holds(h) => or(h.key(), h.english()),
         })
     }
 
     /// Why a link is not opened, in this language (the scheme or host it quotes as it is).
     pub fn url_refusal(&self, r: &UrlRefusal) -> String {
-        r.words(self.template(&r.refused.key()))
+        r.words(self.lookup(&r.refused.key()).unwrap_or(r.refused.english()))
     }
 
     /// The message `key` cut at its placeholders (see [`Piece`]).

@@ -111,10 +111,7 @@ fn a_catalog_not_loaded_leaves_english_until_it_is() {
     assert_eq!(again.t("button.submit", &[]), "Go");
     assert_eq!(again.t("button.decline", &[]), ja.t("button.decline", &[]));
     // Texts given worded (sign-in's wasm): the language's lang and dir without its catalog.
-    let given = Messages::new("ar")
-        .with_overrides([("button.submit".to_owned(), "إرسال".to_owned())])
-        .unwrap_or_default()
-        .as_given();
+    let given = Messages::new("ar").given([("button.submit".to_owned(), "إرسال".to_owned())]);
     assert_eq!((given.lang(), given.dir()), ("ar", "rtl"));
     assert_eq!(given.t("button.submit", &[]), "إرسال");
     // Only the known languages, each at most MAX_CATALOG_BYTES.
