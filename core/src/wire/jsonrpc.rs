@@ -319,18 +319,27 @@ impl Incoming {
 /// Serialises one of our own values. Our types always serialise; the error
 /// path exists so that no caller has to unwrap.
 pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, WireError> {
-    serde_json::to_string(value)
-        .map_err(|e| WireError::of(WireKind::Internal, format!("could not encode JSON: {e}")))
+    serde_json::to_string(value).map_err(|e| unencodable(&e))
 }
 
 /// Parses a raw payload into a typed value, naming what it was meant to be.
 pub fn from_raw<'a, T: Deserialize<'a>>(raw: &'a RawValue, what: &str) -> Result<T, WireError> {
-    serde_json::from_str(raw.get()).map_err(|e| {
-        WireError::of(
-            WireKind::Malformed,
-            format!("the server's {what} is malformed: {e}"),
-        )
-    })
+    serde_json::from_str(raw.get()).map_err(|e| malformed(what, &e))
+}
+
+// The errors of `to_json` and `from_raw`, made once for all their instances (each type
+// read or written has its own).
+#[inline(never)]
+fn unencodable(e: &serde_json::Error) -> WireError {
+    WireError::of(WireKind::Internal, format!("could not encode JSON: {e}"))
+}
+
+#[inline(never)]
+fn malformed(what: &str, e: &serde_json::Error) -> WireError {
+    WireError::of(
+        WireKind::Malformed,
+        format!("the server's {what} is malformed: {e}"),
+    )
 }
 
 /// Body of an outgoing request.
