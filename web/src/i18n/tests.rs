@@ -705,6 +705,27 @@ fn english_words_are_the_errors_old_texts() {
     for (got, want) in cases {
         assert_eq!(got, want);
     }
+    // What the core could not read or use: English's words are the core's sentences.
+    let en = Messages::default();
+    let said: Vec<String> = wire_errors()
+        .map(|e| ClientError::Driver(e).words(&en))
+        .collect();
+    let old = [
+        "the server sent a message that is not JSON-RPC: expected value at line 1 column 1.",
+        "the server's tool result is malformed: invalid type: integer `3`, expected a \
+         sequence at line 1 column 12.",
+        "the server answered with result type \"later\", which this client does not know.",
+        "TooLarge.",
+        "TaskFailed.",
+        "Internal.",
+        "the server answered with result type \"later\", which this client does not know.",
+        "the server's event stream sent a line or event longer than 16777216 bytes; stopped \
+         reading it.",
+        "the server's event stream ended in the middle of an event.",
+    ];
+    assert_eq!(said, old);
+    let why = "The server's task has no status.";
+    assert_eq!(crate::client::task_texts::task_answer(&en, why), why);
 }
 
 /// The refusal of a one-field schema whose field is `field`.
