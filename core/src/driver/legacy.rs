@@ -688,7 +688,8 @@ impl LegacySession {
         };
         if !HANDSHAKE_PROTOCOL_VERSIONS.contains(&init.protocol_version.as_str()) {
             let v = &init.protocol_version;
-            return failed(DriverError::BadResult(crate::wire::WireError::new(
+            return failed(DriverError::BadResult(crate::wire::WireError::of(
+                crate::wire::WireKind::Unexpected,
                 format!("the server chose protocol version {v:?}, which this client cannot speak"),
             )));
         }

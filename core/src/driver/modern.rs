@@ -108,7 +108,7 @@ use crate::wire::meta::{server_info, MODERN_PROTOCOL_VERSION};
 use crate::wire::{
     parse_message, Call, CallParams, ClientCapabilities, ElicitRequestParams, ElicitResult,
     Implementation, Incoming, InputResponse, InputResponses, ListRootsResult, ModernResult,
-    RequestId, RequestMeta, Root, WireError,
+    RequestId, RequestMeta, Root, WireError, WireKind,
 };
 
 /// The SDK client's default round bound.
@@ -603,18 +603,24 @@ impl ModernCall {
             .map(|s| s.get().len())
             .filter(|&n| n > MAX_REQUEST_STATE_BYTES)
         {
-            return self.fail(DriverError::BadResult(WireError::new(format!(
-                "the server sent a requestState of {size} bytes; this client keeps and \
+            return self.fail(DriverError::BadResult(WireError::of(
+                WireKind::TooLarge,
+                format!(
+                    "the server sent a requestState of {size} bytes; this client keeps and \
                  resends at most {MAX_REQUEST_STATE_BYTES} bytes"
-            ))));
+                ),
+            )));
         }
         let requests = ir.input_requests.unwrap_or_default();
         if requests.len() > MAX_INPUT_REQUESTS_PER_ROUND {
-            return self.fail(DriverError::BadResult(WireError::new(format!(
-                "the server asked for {} inputs in one round; this client shows and \
+            return self.fail(DriverError::BadResult(WireError::of(
+                WireKind::TooLarge,
+                format!(
+                    "the server asked for {} inputs in one round; this client shows and \
                  answers at most {MAX_INPUT_REQUESTS_PER_ROUND}",
-                requests.len()
-            ))));
+                    requests.len()
+                ),
+            )));
         }
         // A new round: no answers yet, and its own schema refresh after a -32020.
         self.round = Round {
@@ -663,7 +669,8 @@ impl ModernCall {
     /// declared (anything else is an invalid answer, as the extension says).
     fn on_task_created(&mut self, raw: &RawValue) -> ModernStep {
         if !self.config.capabilities.tasks_extension() || !matches!(self.call, Call::Tool { .. }) {
-            return self.fail(DriverError::BadResult(WireError::new(
+            return self.fail(DriverError::BadResult(WireError::of(
+                WireKind::Unexpected,
                 "the server answered with a task, which this request cannot be",
             )));
         }
@@ -679,7 +686,10 @@ impl ModernCall {
                     created,
                 }
             }
-            Err(why) => self.fail(DriverError::BadResult(WireError::new(why))),
+            Err(why) => self.fail(DriverError::BadResult(WireError::of(
+                WireKind::Malformed,
+                why,
+            ))),
         }
     }
 }

@@ -45,7 +45,7 @@ use super::tool_tasks::{TaskNext, ToolTask};
 use super::DriverError;
 use crate::wire::input::InputRequest;
 use crate::wire::jsonrpc::{quote, ErrorObject};
-use crate::wire::{ElicitResult, InputResponse, InputResponses, WireError};
+use crate::wire::{ElicitResult, InputResponse, InputResponses, WireError, WireKind};
 
 /// The extension's identifier, declared in every request's client capabilities.
 pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -162,8 +162,10 @@ impl ExtTask {
             return TaskStep::Poll { after_ms };
         }
         let Some(Value::Object(requests)) = requests else {
-            return self
-                .give_up("the server's task needs input but sent no inputRequests object".into());
+            return self.give_up(
+                WireKind::Malformed,
+                "the server's task needs input but sent no inputRequests object".into(),
+            );
         };
         let fresh: Map<String, Value> = requests
             .iter()
@@ -175,11 +177,14 @@ impl ExtTask {
             return TaskStep::Poll { after_ms };
         }
         if fresh.len() > MAX_INPUT_REQUESTS_PER_ROUND {
-            return self.give_up(format!(
-                "the server's task asked for {} inputs at once; this client shows and \
+            return self.give_up(
+                WireKind::TooLarge,
+                format!(
+                    "the server's task asked for {} inputs at once; this client shows and \
                  answers at most {MAX_INPUT_REQUESTS_PER_ROUND}",
-                fresh.len()
-            ));
+                    fresh.len()
+                ),
+            );
         }
         self.rounds = self.rounds.saturating_add(1);
         if self.rounds > self.config.max_rounds {
@@ -192,9 +197,12 @@ impl ExtTask {
         let fresh: IndexMap<String, InputRequest> = match serde_json::from_str(&text) {
             Ok(fresh) => fresh,
             Err(e) => {
-                return self.give_up(format!(
+                return self.give_up(
+                    WireKind::Malformed,
+                    format!(
                     "the server's task inputRequests are not requests this client can read: {e}"
-                ))
+                ),
+                )
             }
         };
         let sorted = match sort_inputs(fresh, &self.config) {
@@ -217,8 +225,8 @@ impl ExtTask {
         }
     }
 
-    fn give_up(&self, why: String) -> TaskStep {
-        TaskStep::Failed(DriverError::BadResult(WireError::new(why)))
+    fn give_up(&self, kind: WireKind, why: String) -> TaskStep {
+        TaskStep::Failed(DriverError::BadResult(WireError::of(kind, why)))
     }
 
     /// Records the person's answer to the elicitation under `key`: `true` once the whole
@@ -279,7 +287,8 @@ fn failure(body: &Value) -> DriverError {
         .and_then(|e| serde_json::from_str::<ErrorObject>(&e.to_string()).ok())
     {
         Some(error) => DriverError::from_rpc(error),
-        None => DriverError::BadResult(WireError::new(
+        None => DriverError::BadResult(WireError::of(
+            WireKind::TaskFailed,
             match body.get("statusMessage").and_then(Value::as_str) {
                 Some(m) => format!(
                     "the server's task failed without an error object: {}",

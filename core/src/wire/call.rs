@@ -21,7 +21,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::jsonrpc::WireError;
+use super::jsonrpc::{WireError, WireKind};
 
 /// `tools/call`.
 pub const TOOLS_CALL: &str = "tools/call";
@@ -114,7 +114,9 @@ impl Call {
     /// on the wire; a method that is not one of the three, or params without what it
     /// needs, is an error in words.
     pub fn parse(method: &str, params: &Value) -> Result<Call, WireError> {
-        let bad = |e: serde_json::Error| WireError::new(format!("the {method} params: {e}"));
+        let bad = |e: serde_json::Error| {
+            WireError::of(WireKind::Internal, format!("the {method} params: {e}"))
+        };
         match method {
             TOOLS_CALL | PROMPTS_GET => {
                 let NamedParams { name, arguments } =
@@ -129,9 +131,10 @@ impl Call {
                 let ResourceParams { uri } = ResourceParams::deserialize(params).map_err(bad)?;
                 Ok(Call::Resource { uri })
             }
-            other => Err(WireError::new(format!(
-                "{other:?} is not a call that may ask for input"
-            ))),
+            other => Err(WireError::of(
+                WireKind::Internal,
+                format!("{other:?} is not a call that may ask for input"),
+            )),
         }
     }
 }

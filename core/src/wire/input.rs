@@ -178,7 +178,8 @@ impl ModernResult {
                 // original request again, and the server would loop.
                 let asks = r.input_requests.as_ref().is_some_and(|m| !m.is_empty());
                 if !asks && r.request_state.is_none() {
-                    return Err(super::WireError::new(
+                    return Err(super::WireError::of(
+                        super::WireKind::Malformed,
                         "the server said input is required but sent neither inputRequests (none, or an empty map) nor requestState",
                     ));
                 }
@@ -186,10 +187,13 @@ impl ModernResult {
             }
             None | Some(RESULT_TYPE_COMPLETE) => Ok(ModernResult::Complete(raw)),
             Some(crate::driver::task_ext::RESULT_TYPE_TASK) => Ok(ModernResult::Task(raw)),
-            Some(other) => Err(super::WireError::new(format!(
-                "the server answered with result type {}, which this client does not know",
-                super::jsonrpc::quote(other)
-            ))),
+            Some(other) => Err(super::WireError::of(
+                super::WireKind::Unexpected,
+                format!(
+                    "the server answered with result type {}, which this client does not know",
+                    super::jsonrpc::quote(other)
+                ),
+            )),
         }
     }
 }

@@ -96,13 +96,44 @@ impl fmt::Display for ErrorObject {
 /// A wire payload that could not be understood, said in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WireError {
+    /// The sentence, in English (the `Display`).
     pub message: String,
+    /// What went wrong, for a UI that says it in another language around `message`.
+    pub kind: WireKind,
+}
+
+/// What kind of trouble a [`WireError`] is, as data: a UI words it in the person's
+/// language and quotes the error's own English as the technical detail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WireKind {
+    /// Not something this client can read: not JSON, not a JSON-RPC message (a batch, a
+    /// broken envelope or id), a body of another type or of none.
+    Unreadable,
+    /// A readable answer lacking a member, or with one of the wrong type.
+    Malformed,
+    /// An answer this request does not take: an unknown `resultType`, a protocol version
+    /// this client cannot speak, a task where none can be.
+    Unexpected,
+    /// Beyond one of this client's bounds (inputs in a round, a `requestState`'s size).
+    TooLarge,
+    /// The server's task failed without a JSON-RPC error saying why.
+    TaskFailed,
+    /// The client's own fault: a value of ours it could not encode, a host's call it
+    /// could not read.
+    Internal,
 }
 
 impl WireError {
+    /// An [`Unreadable`](WireKind::Unreadable) message, said so in `message`.
     pub fn new(message: impl Into<String>) -> Self {
+        Self::of(WireKind::Unreadable, message)
+    }
+
+    /// An error of `kind`, said so in `message`.
+    pub fn of(kind: WireKind, message: impl Into<String>) -> Self {
         WireError {
             message: message.into(),
+            kind,
         }
     }
 }
@@ -288,13 +319,27 @@ impl Incoming {
 /// Serialises one of our own values. Our types always serialise; the error
 /// path exists so that no caller has to unwrap.
 pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, WireError> {
-    serde_json::to_string(value).map_err(|e| WireError::new(format!("could not encode JSON: {e}")))
+    serde_json::to_string(value).map_err(|e| unencodable(&e))
 }
 
 /// Parses a raw payload into a typed value, naming what it was meant to be.
 pub fn from_raw<'a, T: Deserialize<'a>>(raw: &'a RawValue, what: &str) -> Result<T, WireError> {
-    serde_json::from_str(raw.get())
-        .map_err(|e| WireError::new(format!("the server's {what} is malformed: {e}")))
+    serde_json::from_str(raw.get()).map_err(|e| malformed(what, &e))
+}
+
+// The errors of `to_json` and `from_raw`, made once for all their instances (each type
+// read or written has its own).
+#[inline(never)]
+fn unencodable(e: &serde_json::Error) -> WireError {
+    WireError::of(WireKind::Internal, format!("could not encode JSON: {e}"))
+}
+
+#[inline(never)]
+fn malformed(what: &str, e: &serde_json::Error) -> WireError {
+    WireError::of(
+        WireKind::Malformed,
+        format!("the server's {what} is malformed: {e}"),
+    )
 }
 
 /// Body of an outgoing request.

@@ -34,7 +34,7 @@ pub use input::{
     ModernResult, Root,
 };
 pub use jsonrpc::{
-    codes, from_raw, parse_message, to_json, ErrorObject, Incoming, RequestId, WireError,
+    codes, from_raw, parse_message, to_json, ErrorObject, Incoming, RequestId, WireError, WireKind,
 };
 pub use meta::{ClientCapabilities, Implementation, RequestMeta};
 pub use results::{

@@ -477,6 +477,7 @@ fn an_input_round_asking_nothing_and_keeping_no_state_fails_the_call() {
         panic!("{step:?}")
     };
     assert!(e.message.contains("neither"), "{e}");
+    assert_eq!(e.kind, mcp_elicit::wire::WireKind::Malformed);
 }
 
 /// A call in its first replay: one answered round with a request state.

@@ -87,6 +87,10 @@ fn a_task_is_taken_only_for_a_tools_call_that_declared_the_extension() {
         panic!("taken")
     };
     assert!(e.to_string().contains("answered with a task"), "{e}");
+    assert!(
+        matches!(&e, DriverError::BadResult(w) if w.kind == mcp_elicit::wire::WireKind::Unexpected),
+        "{e:?}"
+    );
     let mut read = ModernCall::new(
         config(),
         Call::Resource {
@@ -187,6 +191,10 @@ fn failed_and_cancelled_are_said_in_words() {
         panic!("not failed")
     };
     assert!(e.to_string().contains("the disk is full"), "{e}");
+    assert!(
+        matches!(&e, DriverError::BadResult(w) if w.kind == mcp_elicit::wire::WireKind::TaskFailed),
+        "{e:?}"
+    );
     let (mut t, _) = created(task("working"));
     let gone = with(
         task("cancelled"),

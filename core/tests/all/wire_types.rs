@@ -545,3 +545,56 @@ mod elicit_params_props {
         }
     }
 }
+
+/// A `WireError` carries its kind as data (a UI words it in the person's language around
+/// the English), whatever the words.
+#[test]
+fn a_wire_error_names_its_kind() {
+    use mcp_elicit::driver::http::messages_from_body;
+    use mcp_elicit::driver::DriverError;
+    use mcp_elicit::wire::{Call, WireError, WireKind};
+    use serde_json::value::RawValue;
+    fn kind<T>(r: Result<T, WireError>) -> Option<WireKind> {
+        r.err().map(|e| e.kind)
+    }
+    let raw = |s: &str| RawValue::from_string(s.into()).unwrap();
+    let unreadable = Some(WireKind::Unreadable);
+    assert_eq!(kind(parse_message("<html>")), unreadable);
+    assert_eq!(kind(parse_message("[1]")), unreadable);
+    assert_eq!(kind(parse_message(r#"{"jsonrpc":"1.0"}"#)), unreadable);
+    assert_eq!(
+        kind(parse_message(r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#)),
+        unreadable
+    );
+    assert_eq!(
+        kind(from_raw::<CallToolResult>(
+            &raw(r#"{"content":3}"#),
+            "tool result"
+        )),
+        Some(WireKind::Malformed)
+    );
+    assert_eq!(
+        kind(ModernResult::classify(raw(r#"{"resultType":"later"}"#))),
+        Some(WireKind::Unexpected)
+    );
+    assert_eq!(
+        kind(ModernResult::classify(raw(
+            r#"{"resultType":"input_required"}"#
+        ))),
+        Some(WireKind::Malformed)
+    );
+    assert_eq!(
+        kind(Call::parse("ping", &serde_json::json!({}))),
+        Some(WireKind::Internal)
+    );
+    match messages_from_body(Some("text/html"), b"<h1>hi</h1>") {
+        Err(DriverError::Wire(e)) => assert_eq!(e.kind, WireKind::Unreadable),
+        other => panic!("{other:?}"),
+    }
+    // The English is what it always was.
+    let e = ModernResult::classify(raw(r#"{"resultType":"later"}"#)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the server answered with result type \"later\", which this client does not know"
+    );
+}

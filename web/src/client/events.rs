@@ -4,8 +4,9 @@ use std::fmt;
 
 use mcp_elicit::driver::era::NotModern;
 use mcp_elicit::driver::DriverError;
+use mcp_elicit::sse::SseError;
 use mcp_elicit::wire::meta::MODERN_PROTOCOL_VERSION;
-use mcp_elicit::wire::{ElicitRequestParams, Implementation};
+use mcp_elicit::wire::{ElicitRequestParams, Implementation, WireKind};
 
 use crate::transport::TransportError;
 
@@ -157,8 +158,9 @@ pub enum ClientError {
 }
 
 impl ClientError {
-    /// The error in the language of `m`, for the person (a card's reason, an alert). The
-    /// protocol's own errors and a refusal's text are still English (docs/i18n.md).
+    /// The error in the language of `m`, for the person (a card's reason, an alert). What
+    /// the core could not read quotes its English as the detail; a refusal's text is
+    /// worded where it is made (docs/i18n.md).
     pub fn words(&self, m: &crate::i18n::Messages) -> String {
         match self {
             ClientError::Transport(err) => err.words(m),
@@ -179,8 +181,10 @@ impl ClientError {
 }
 
 /// A driver's error in the person's language (`driver.*`), from the variant and its data;
-/// the core's `Display` is the English. What the server or the core said in its own words
-/// (a server's message, an unreadable body's or stream's description) goes in as it came.
+/// the core's `Display` is the English. What the server said in its own words (a server's
+/// message) goes in as it came; what the core could not read or use is said by its
+/// [`WireKind`], quoting the core's English sentence as the detail (English's words are
+/// that sentence alone).
 pub fn driver_words(e: &DriverError, m: &crate::i18n::Messages) -> String {
     use mcp_elicit::driver::{describe_capabilities, server_reason};
     use mcp_elicit::wire::codes;
@@ -254,8 +258,23 @@ pub fn driver_words(e: &DriverError, m: &crate::i18n::Messages) -> String {
         ),
         DriverError::SessionExpired => m.t("driver.session_expired", &[]),
         DriverError::NoResponse => m.t("driver.no_response", &[]),
-        // The core's description of what it could not read is its own English.
-        DriverError::Wire(_) | DriverError::BadResult(_) | DriverError::Sse(_) => e.to_string(),
+        // What the core could not read or use: said by its kind, with the core's own
+        // English sentence as the technical detail (English's words are that sentence).
+        DriverError::Wire(w) | DriverError::BadResult(w) => {
+            let key = match w.kind {
+                WireKind::Unreadable => "wire.unreadable",
+                WireKind::Malformed => "wire.malformed",
+                WireKind::Unexpected => "wire.unexpected",
+                WireKind::TooLarge => "wire.too_large",
+                WireKind::TaskFailed => "wire.task_failed",
+                WireKind::Internal => "wire.internal",
+            };
+            m.t(key, &[("detail", &w.message)])
+        }
+        DriverError::Sse(SseError::TooLong { limit }) => {
+            m.t("wire.sse_too_long", &[("limit", &n(*limit))])
+        }
+        DriverError::Sse(SseError::Truncated) => m.t("wire.sse_truncated", &[]),
         DriverError::Usage(what) => m.t("driver.usage", &[("detail", what)]),
     }
 }

@@ -498,7 +498,12 @@ impl LegacySession {
         })?;
         let mut task = match ToolTask::from_call_result(&value) {
             None => return Ok(answer),
-            Some(Err(why)) => return Err(ClientError::Refused(why)),
+            Some(Err(why)) => {
+                return Err(ClientError::Refused(task_texts::task_answer(
+                    &self.inner.messages,
+                    &why,
+                )))
+            }
             Some(Ok(task)) => task,
         };
         if let Some(watch) = watch {
@@ -538,7 +543,9 @@ impl LegacySession {
                             &e.to_string(),
                         ))
                     })?;
-                    task.on_task(&got).map_err(ClientError::Refused)?;
+                    task.on_task(&got).map_err(|why| {
+                        ClientError::Refused(task_texts::task_answer(&self.inner.messages, &why))
+                    })?;
                     if let Some(watch) = watch {
                         watch.set_task(&task);
                     }

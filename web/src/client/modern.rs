@@ -398,7 +398,10 @@ impl ModernSession {
         created: &Value,
     ) -> Result<Box<RawValue>, ClientError> {
         let watch = self.watches.borrow().get(&number).cloned();
-        let mut step = task.on_task(created).map_err(ClientError::Refused)?;
+        let refused = |why: String| task_texts::task_answer(&self.messages, &why);
+        let mut step = task
+            .on_task(created)
+            .map_err(|why| ClientError::Refused(refused(why)))?;
         // The round shown to the person: its keys, and where their answers come in.
         let mut round: Option<(Vec<String>, mpsc::UnboundedReceiver<Submit>)> = None;
         let mut shown: Vec<String> = Vec::new();
@@ -515,7 +518,7 @@ impl ModernSession {
                 (Ok(got), None) => {
                     let read = serde_json::from_str::<Value>(got.get())
                         .map_err(|e| task_texts::task_unreadable(&self.messages, &e.to_string()))
-                        .and_then(|got| task.on_task(&got));
+                        .and_then(|got| task.on_task(&got).map_err(refused));
                     match read {
                         Ok(next) => step = next,
                         Err(why) => break Err(ClientError::Refused(why)),

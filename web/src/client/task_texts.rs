@@ -37,3 +37,9 @@ pub fn task_cancelled(m: &Messages, message: Option<&str>) -> String {
 pub fn task_unreadable(m: &Messages, why: &str) -> String {
     m.t("task.unreadable", &[("reason", why)])
 }
+
+/// An answer about a task that the core refused (`why`, its English: no `taskId`, another
+/// task's id, an unknown status, a completed task without its result).
+pub fn task_answer(m: &Messages, why: &str) -> String {
+    m.t("wire.task_answer", &[("detail", why)])
+}

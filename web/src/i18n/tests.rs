@@ -439,6 +439,7 @@ fn the_protocol_s_errors_are_in_the_connection_s_language() {
     use crate::client::ClientError;
     use mcp_elicit::driver::era::NotModern;
     use mcp_elicit::driver::DriverError;
+    use mcp_elicit::sse::SseError;
     use mcp_elicit::wire::{codes, ErrorObject};
     let en = Messages::default();
     let url = |id: &str| {
@@ -452,7 +453,7 @@ fn the_protocol_s_errors_are_in_the_connection_s_language() {
         elicitations: pages,
         unusable,
     };
-    let errors = vec![
+    let errors = [
         DriverError::Rpc(ErrorObject {
             code: -32000,
             message: "boom".into(),
@@ -508,6 +509,9 @@ fn the_protocol_s_errors_are_in_the_connection_s_language() {
         DriverError::NoResponse,
         DriverError::Usage("out of order".into()),
     ];
+    // What the core could not read or use: every kind of wire error, as the core makes
+    // them, and both of the event stream's errors.
+    let errors = errors.into_iter().chain(wire_errors());
     let not_modern = |handshake: Option<&str>| NotModern {
         answer: "the server answered with HTTP status 400.".into(),
         handshake: handshake.map(Into::into),
@@ -552,6 +556,100 @@ fn the_protocol_s_errors_are_in_the_connection_s_language() {
         "{page}"
     );
     assert_eq!(codes::URL_ELICITATION_REQUIRED, -32042);
+    // The stream's errors are words of their own; the core's English detail is quoted
+    // inside the person's language.
+    let cut = ClientError::Driver(DriverError::Sse(SseError::Truncated)).words(&zh);
+    assert_eq!(cut, "服务器的事件流在一个事件的中途结束了。");
+    let html = wire_errors().next().map(ClientError::Driver);
+    let html = html.map(|e| e.words(&zh)).unwrap_or_default();
+    assert_eq!(
+        html,
+        "服务器发送了此客户端无法读取的内容：the server sent a message that is not \
+         JSON-RPC: expected value at line 1 column 1。"
+    );
+}
+
+#[test]
+fn a_task_answer_the_core_refuses_is_in_the_connection_s_language() {
+    use crate::client::task_texts::task_answer;
+    use mcp_elicit::driver::modern::ModernConfig;
+    use mcp_elicit::driver::task_ext::ExtTask;
+    use mcp_elicit::driver::tool_tasks::ToolTask;
+    use serde_json::json;
+    let task = |status: &str| json!({"taskId": "t-1", "status": status});
+    let refused = |r: Result<ToolTask, String>| r.err().unwrap_or_default();
+    let mut working = ToolTask::from_task(&task("working")).unwrap_or_else(|e| panic!("{e}"));
+    let mut ext = ExtTask::new(&task("working"), &ModernConfig::default());
+    let ext = ext.as_mut().unwrap_or_else(|e| panic!("{e}"));
+    // The core's refusals, each as it makes it.
+    let whys = [
+        refused(ToolTask::from_task(&json!({"status": "working"}))),
+        refused(ToolTask::from_task(&json!({"taskId": "t-1"}))),
+        working
+            .on_task(&json!({"status": "working"}))
+            .err()
+            .unwrap_or_default(),
+        working.on_task(&task("paused")).err().unwrap_or_default(),
+        working
+            .on_task(&json!({"taskId": "t-2", "status": "working"}))
+            .err()
+            .unwrap_or_default(),
+        ext.on_task(&task("completed")).err().unwrap_or_default(),
+    ];
+    let en = Messages::default();
+    for tag in ["de", "ja"] {
+        let m = loaded(tag);
+        for why in &whys {
+            assert!(why.starts_with("The server"), "{why:?}");
+            // English's words are the refusal's old text; another language says what
+            // happened and quotes it.
+            assert_eq!(&task_answer(&en, why), why);
+            let said = task_answer(&m, why);
+            assert!(
+                said.ends_with(why.as_str()) && said.len() > why.len() + 10,
+                "{said}"
+            );
+        }
+    }
+    assert_eq!(
+        task_answer(&loaded("fr"), "The server's task has no status."),
+        "La réponse du serveur au sujet de la tâche de l’appel est inutilisable : The \
+         server's task has no status."
+    );
+}
+
+/// One error of each kind the core says it could not read or use, the first three as its
+/// own code makes them (a `WireKind` each), then the event stream's two errors.
+fn wire_errors() -> impl Iterator<Item = mcp_elicit::driver::DriverError> {
+    use mcp_elicit::driver::DriverError;
+    use mcp_elicit::sse::SseError;
+    use mcp_elicit::wire::{from_raw, parse_message, CallToolResult, ModernResult};
+    use mcp_elicit::wire::{WireError, WireKind};
+    let raw = |s: &str| serde_json::value::RawValue::from_string(s.into()).ok();
+    let made = |r: Option<WireError>| r.unwrap_or_else(|| panic!("no error"));
+    let unreadable = made(parse_message("<html>").err());
+    let malformed = made(
+        raw(r#"{"content":3}"#).and_then(|r| from_raw::<CallToolResult>(&r, "tool result").err()),
+    );
+    let unexpected =
+        made(raw(r#"{"resultType":"later"}"#).and_then(|r| ModernResult::classify(r).err()));
+    assert_eq!(
+        [&unreadable, &malformed, &unexpected].map(|e| e.kind),
+        [
+            WireKind::Unreadable,
+            WireKind::Malformed,
+            WireKind::Unexpected
+        ]
+    );
+    let mut of_kinds = vec![unreadable, malformed, unexpected.clone()];
+    for kind in [WireKind::TooLarge, WireKind::TaskFailed, WireKind::Internal] {
+        of_kinds.push(WireError::of(kind, format!("{kind:?}")));
+    }
+    of_kinds.into_iter().map(DriverError::Wire).chain([
+        DriverError::BadResult(unexpected),
+        DriverError::Sse(SseError::TooLong { limit: 16_777_216 }),
+        DriverError::Sse(SseError::Truncated),
+    ])
 }
 
 #[test]
@@ -604,6 +702,27 @@ fn english_words_are_the_errors_old_texts() {
     for (got, want) in cases {
         assert_eq!(got, want);
     }
+    // What the core could not read or use: English's words are the core's sentences.
+    let en = Messages::default();
+    let said: Vec<String> = wire_errors()
+        .map(|e| ClientError::Driver(e).words(&en))
+        .collect();
+    let old = [
+        "the server sent a message that is not JSON-RPC: expected value at line 1 column 1.",
+        "the server's tool result is malformed: invalid type: integer `3`, expected a \
+         sequence at line 1 column 12.",
+        "the server answered with result type \"later\", which this client does not know.",
+        "TooLarge.",
+        "TaskFailed.",
+        "Internal.",
+        "the server answered with result type \"later\", which this client does not know.",
+        "the server's event stream sent a line or event longer than 16777216 bytes; stopped \
+         reading it.",
+        "the server's event stream ended in the middle of an event.",
+    ];
+    assert_eq!(said, old);
+    let why = "The server's task has no status.";
+    assert_eq!(crate::client::task_texts::task_answer(&en, why), why);
 }
 
 /// The refusal of a one-field schema whose field is `field`.
