@@ -58,11 +58,17 @@ pub enum ClientEvent {
 /// What a card withdrawn by the server says (after "This request can no longer be
 /// answered: "): that the server no longer needs the answer, and the server's own reason
 /// when it gave one (the core cuts it to a line).
-pub fn withdrawn_reason(server_reason: Option<&str>) -> String {
+pub fn withdrawn_reason(m: &crate::i18n::Messages, server_reason: Option<&str>) -> String {
     match server_reason.filter(|r| !r.is_empty()) {
-        Some(why) => format!("the server no longer needs this answer (it said: {why})."),
-        None => "the server no longer needs this answer.".to_owned(),
+        Some(why) => m.t("card.withdrawn_with", &[("reason", why)]),
+        None => m.t("card.withdrawn", &[]),
     }
+}
+
+/// What a card of a call that failed says (after "This request can no longer be
+/// answered: "): the call's error, in words.
+pub fn call_failed_reason(m: &crate::i18n::Messages, err: &ClientError) -> String {
+    m.t("card.call_failed", &[("reason", &err.words(m))])
 }
 
 /// The most elicitation cards one connection shows at once. A person answers a handful at

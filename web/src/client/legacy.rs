@@ -1074,7 +1074,7 @@ impl LegacySession {
         if let Some(route) = route {
             (self.inner.sink)(ClientEvent::Retired {
                 id: route,
-                reason: super::events::withdrawn_reason(reason),
+                reason: super::events::withdrawn_reason(&self.inner.messages, reason),
             });
         }
     }

@@ -37,7 +37,10 @@ use serde_json::{Map, Value};
 
 pub use config::{ClientConfig, ProtocolChoice, SamplingHandler, DEFAULT_MAX_ROUNDS};
 pub use endpoint::{Endpoint, HttpOptions};
-pub use events::{ClientError, ClientEvent, EventSink, ServerIdentity, MAX_PENDING_CARDS};
+pub use events::{
+    call_failed_reason, withdrawn_reason, ClientError, ClientEvent, EventSink, ServerIdentity,
+    MAX_PENDING_CARDS,
+};
 pub use exchange::Messages;
 pub use legacy::LegacySession;
 pub use modern::ModernSession;

@@ -280,7 +280,7 @@ impl ModernSession {
             for key in withdrawn {
                 (self.sink)(ClientEvent::Retired {
                     id: route::call_card(number, &key),
-                    reason: super::events::withdrawn_reason(None),
+                    reason: super::events::withdrawn_reason(&self.messages, None),
                 });
             }
             if self.closed.get() {
@@ -297,7 +297,8 @@ impl ModernSession {
                     // The call is over: its cards can never be answered now. Say so on
                     // them, so they neither wait in vain nor hold room in the card list.
                     // An abandoned connection shows nothing more.
-                    self.end_round(number, &keys, Some(&format!("the call failed: {err}")));
+                    let why = super::events::call_failed_reason(&self.messages, &err);
+                    self.end_round(number, &keys, Some(&why));
                     return Err(err);
                 }
             };
@@ -530,7 +531,7 @@ impl ModernSession {
             let reason = outcome
                 .as_ref()
                 .err()
-                .map(|e| format!("the call failed: {e}"));
+                .map(|e| super::events::call_failed_reason(&self.messages, e));
             self.end_round(number, &keys, reason.as_deref().or(Some("")));
         }
         for id in shown {

@@ -808,3 +808,34 @@ fn a_link_s_refusal_is_worded_in_the_person_s_language() {
         assert_eq!(en.url_refusal(&r), r.reason());
     }
 }
+
+#[test]
+fn a_withdrawn_card_and_a_failed_call_s_card_say_so_in_its_language() {
+    use crate::client::{call_failed_reason, withdrawn_reason, ClientError};
+    let err = ClientError::NotConnected;
+    // English: the texts the cards said before they had keys.
+    let en = Messages::new("en");
+    assert_eq!(
+        withdrawn_reason(&en, None),
+        "the server no longer needs this answer."
+    );
+    assert_eq!(
+        withdrawn_reason(&en, Some("done")),
+        "the server no longer needs this answer (it said: done)."
+    );
+    assert_eq!(
+        call_failed_reason(&en, &err),
+        format!("the call failed: {err}")
+    );
+    // The server's reason goes in as it came.
+    let de = loaded("de");
+    assert_eq!(
+        withdrawn_reason(&de, Some("done")),
+        "der Server braucht diese Antwort nicht mehr (er sagte: done)."
+    );
+    assert_eq!(
+        call_failed_reason(&de, &err),
+        format!("der Aufruf ist fehlgeschlagen: {}", err.words(&de))
+    );
+    assert_ne!(err.words(&de), err.to_string());
+}
