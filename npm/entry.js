@@ -62,7 +62,7 @@ export function guardedEntry(wasmInit, wasm, wasmFile) {
     try {
       return call();
     } catch (e) {
-      throw wasm.wordRefusal(requestedSchema, e, options);
+      throw wasm.wordErrors(requestedSchema, undefined, e, options);
     }
   };
 

@@ -1,10 +1,12 @@
-//! `wordErrors`: the JS API's field errors in a language. The core's `validateContent`
-//! answers `{ok: false, errors: [{field, code, message}]}` with English messages (its wasm
-//! carries no catalogs); the library's `validateContent(schema, content, {locale})` hands
-//! that answer here, where each error gets its `data` (the bound, length, count or choices
-//! its code is about, read from the schema) and a `message` worded from code and data in
-//! the chosen language. The answer's objects are changed in place, as JS objects: no JSON
-//! text and no float formatting are linked for it.
+//! `wordErrors`: the JS API's field errors, and a refused schema's error, in a language.
+//! The core's `validateContent` answers `{ok: false, errors: [{field, code, message}]}`
+//! with English messages (its wasm carries no catalogs); the library's
+//! `validateContent(schema, content, {locale})` hands that answer here, where each error
+//! gets its `data` (the bound, length, count or choices its code is about, read from the
+//! schema) and a `message` worded from code and data in the chosen language. A
+//! `SchemaError` thrown by `compileSchema` or `validateContent` given options comes here
+//! too, and its `message` is worded from the refusal. The objects are changed in place, as
+//! JS objects: no JSON text and no float formatting are linked for it.
 
 use super::{field_error_for, from_options};
 use crate::boundary::json_arg;
@@ -88,7 +90,10 @@ fn error_data(field: &Field, code: ErrorCode) -> Object {
 }
 
 /// The answer of `validateContent(requestedSchema, content)` with each error worded in
-/// `options.locale` (with `options.messages` over the catalog) and given its `data`.
+/// `options.locale` (with `options.messages` over the catalog) and given its `data`; or
+/// the `SchemaError` that `compileSchema(requestedSchema)` or `validateContent` threw, its
+/// `message` worded in that language from the refusal's code and data. Anything else is
+/// given back as it came.
 #[cfg_attr(feature = "js-api", wasm_bindgen(js_name = wordErrors))]
 pub fn word_errors(
     requested_schema: JsValue,
@@ -97,34 +102,8 @@ pub fn word_errors(
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     word(&requested_schema, &content, &answer, &options)
-        .map_err(|e| js_sys::Error::new(&format!("validateContent: {e}")))?;
+        .map_err(|e| js_sys::Error::new(&format!("mcp-elicit: {e}")))?;
     Ok(answer)
-}
-
-/// A `SchemaError` that `compileSchema(requestedSchema)` or `validateContent` threw, its
-/// `message` worded in `options.locale` (with `options.messages` over the catalog): the
-/// schema is compiled again here, natively, for the refusal's code and data (the refused
-/// path only; compiling is linear in the schema). Anything else thrown, or a schema that
-/// is not JSON, is given back as it came. Throws for options it cannot read.
-#[cfg_attr(feature = "js-api", wasm_bindgen(js_name = wordRefusal))]
-pub fn word_refusal(
-    requested_schema: JsValue,
-    error: JsValue,
-    options: JsValue,
-) -> Result<JsValue, JsValue> {
-    let options = if options.is_undefined() || options.is_null() {
-        Value::Null
-    } else {
-        json_arg(&options, "options").map_err(|e| js_sys::Error::new(&e))?
-    };
-    let m = messages(&options).map_err(|e| js_sys::Error::new(&e))?;
-    let refusal = json_arg(&requested_schema, "requestedSchema")
-        .ok()
-        .and_then(|schema| compile(&schema).err());
-    if let Some(refusal) = refusal {
-        set(&error, "message", &JsValue::from_str(&m.refusal(&refusal)));
-    }
-    Ok(error)
 }
 
 /// Loads the catalog of `locale` (a language tag; absent: the browser's languages) and
@@ -146,17 +125,6 @@ pub async fn load_locale(locale: JsValue) -> Result<String, JsValue> {
     Ok(m.loaded().await.lang().to_owned())
 }
 
-/// The messages `options` choose, their catalog loaded if it can be at once.
-fn messages(options: &Value) -> Result<super::Messages, String> {
-    let m = from_options(options.get("locale"), options.get("messages"), "options")?;
-    if m.lang() == m.wanted() {
-        return Ok(m);
-    }
-    // Synchronous: the catalog if already loaded, or readable at once (Node).
-    super::load_now(m.wanted());
-    from_options(options.get("locale"), options.get("messages"), "options")
-}
-
 fn word(
     schema: &JsValue,
     content: &JsValue,
@@ -168,15 +136,29 @@ fn word(
     } else {
         json_arg(options, "options")?
     };
-    let m = messages(&options)?;
+    let mut m = from_options(options.get("locale"), options.get("messages"), "options")?;
+    if m.lang() != m.wanted() {
+        // Synchronous: the catalog if already loaded, or readable at once (Node).
+        super::load_now(m.wanted());
+        m = from_options(options.get("locale"), options.get("messages"), "options")?;
+    }
+    // The schema compiled again, natively: a refused one's code and data are its error's
+    // words (only on that path, and compiling is linear); one that is not JSON was
+    // refused in the core's words, kept.
+    let Ok(schema) = json_arg(schema, "requestedSchema") else {
+        return Ok(());
+    };
+    let spec = match compile(&schema) {
+        Ok(spec) => spec,
+        Err(refusal) => {
+            set(answer, "message", &JsValue::from_str(&m.refusal(&refusal)));
+            return Ok(());
+        }
+    };
     let errors = Reflect::get(answer, &JsValue::from_str("errors")).unwrap_or(JsValue::UNDEFINED);
     if !Array::is_array(&errors) {
         return Ok(());
     }
-    // The schema compiled as validateContent did (it refused nothing: errors came).
-    let Ok(spec) = compile(&json_arg(schema, "requestedSchema")?) else {
-        return Ok(());
-    };
     let is_object = content.is_object();
     for e in Array::from(&errors).iter() {
         let Some(obj) = e.dyn_ref::<Object>() else {
