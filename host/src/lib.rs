@@ -73,6 +73,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use mcp_elicit_web::boundary::{json_to_js, value_to_js};
 use mcp_elicit_web::client::{Call, ClientError, Connection};
+use mcp_elicit_web::i18n::Messages;
 use mcp_elicit_web::pending::{deliver, AnswerFn, PendingList, PendingRequests};
 
 /// A live connection and the view of its pending elicitations.
@@ -83,6 +84,9 @@ pub struct McpClient {
     /// The latest `tools/list`, for the modern era's `Mcp-Param-*` headers (so a call does
     /// not list the tools again each time).
     tools: Rc<RefCell<Option<Vec<Tool>>>>,
+    /// The connection's language (`options.locale`, `options.messages`): a stopped call's
+    /// cards say so in it.
+    messages: Messages,
     /// This client's own place in the container ([`own_place`]), removed with the client.
     place: web_sys::HtmlElement,
     _view: UnmountHandle<AnyViewState>,
@@ -229,7 +233,9 @@ impl McpClient {
             (requests, on_answer)
         });
         let sink = match on_elicitation {
-            Some(handler) => on_elicitation::intercept(requests.sink(), handler, slot),
+            Some(handler) => {
+                on_elicitation::intercept(requests.sink(), handler, slot, messages.clone())
+            }
             None => requests.sink(),
         };
         let connection = Connection::connect(config, sink)
@@ -244,8 +250,9 @@ impl McpClient {
         }
         slot.set_value(Some(connection.clone()));
         let place = own_place(&container)?;
+        let for_view = messages.clone();
         let view = mount_to(place.clone(), move || {
-            provide_context(messages);
+            provide_context(for_view);
             view! {
                 <p class="notice" role="status">
                     {move || requests.notice.get().unwrap_or_default()}
@@ -258,6 +265,7 @@ impl McpClient {
             connection,
             requests,
             tools: Rc::default(),
+            messages,
             place,
             _view: view,
             slot,
@@ -318,6 +326,7 @@ impl McpClient {
     ) -> js_sys::Promise {
         let connection = self.connection.clone();
         let cache = self.tools.clone();
+        let messages = self.messages.clone();
         future_to_promise(async move {
             let arguments = object_arg(arguments, "callTool's arguments")?;
             let options = long_call::parse_options(options, "callTool").map_err(js_error)?;
@@ -331,7 +340,7 @@ impl McpClient {
             };
             let failed =
                 |e: &dyn std::fmt::Display| js_error(format!("The call to {name} failed: {e}"));
-            let raw = long_call::run(&connection, call, schema, options)
+            let raw = long_call::run(&connection, call, schema, options, &messages)
                 .await
                 .map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
@@ -347,6 +356,7 @@ impl McpClient {
         options: Option<js_sys::Object>,
     ) -> js_sys::Promise {
         let connection = self.connection.clone();
+        let messages = self.messages.clone();
         future_to_promise(async move {
             let arguments = object_arg(arguments, "getPrompt's arguments")?;
             let options = long_call::parse_options(options, "getPrompt").map_err(js_error)?;
@@ -357,7 +367,7 @@ impl McpClient {
             let failed = |e: &dyn std::fmt::Display| {
                 js_error(format!("Getting the prompt {name} failed: {e}"))
             };
-            let raw = long_call::run(&connection, call, None, options)
+            let raw = long_call::run(&connection, call, None, options, &messages)
                 .await
                 .map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))
@@ -368,11 +378,12 @@ impl McpClient {
     #[wasm_bindgen(js_name = readResource)]
     pub fn read_resource(&self, uri: String, options: Option<js_sys::Object>) -> js_sys::Promise {
         let connection = self.connection.clone();
+        let messages = self.messages.clone();
         future_to_promise(async move {
             let options = long_call::parse_options(options, "readResource").map_err(js_error)?;
             let call = Call::Resource { uri: uri.clone() };
             let failed = |e: &dyn std::fmt::Display| js_error(format!("Reading {uri} failed: {e}"));
-            let raw = long_call::run(&connection, call, None, options)
+            let raw = long_call::run(&connection, call, None, options, &messages)
                 .await
                 .map_err(|e| failed(&e))?;
             result_to_js(&raw).map_err(|e| failed(&e))

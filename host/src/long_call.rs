@@ -20,7 +20,8 @@ use std::rc::Rc;
 use futures::future::{select, Either};
 use futures::FutureExt;
 use mcp_elicit::driver::progress::Progress;
-use mcp_elicit_web::client::{Call, CallWatch, ClientError, Connection, TaskNews};
+use mcp_elicit_web::client::{host_texts, Call, CallWatch, ClientError, Connection, TaskNews};
+use mcp_elicit_web::i18n::Messages;
 use mcp_elicit_web::transport::sleep;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -152,12 +153,14 @@ fn task_to_js(news: &TaskNews) -> JsValue {
     object.into()
 }
 
-/// Runs `call` on `connection` with `options` (see the module docs).
+/// Runs `call` on `connection` with `options` (see the module docs). A stopped call's
+/// cards say so in the language of `messages` (the connection's).
 pub async fn run(
     connection: &Connection,
     call: Call,
     schema: Option<Value>,
     options: CallOptions,
+    messages: &Messages,
 ) -> Result<Box<RawValue>, Ended> {
     if options.signal.as_ref().is_some_and(|s| s.aborted()) {
         return Err(Ended::Stopped);
@@ -234,14 +237,19 @@ pub async fn run(
         Either::Left((result, _)) => result.map_err(Ended::Failed),
         Either::Right((why, running)) => {
             let why = why.factor_first().0;
-            let reason = match &why {
-                Ended::TimedOut(ms) => format!("The call was stopped: it ran longer than {ms} ms."),
-                _ => "The call was stopped.".to_owned(),
-            };
-            // The server is told (legacy: notifications/cancelled, sent without waiting),
-            // and dropping the call's future aborts its fetch, answered yet or not (modern:
+            // The server is told in English (protocol text; legacy: notifications/cancelled,
+            // sent without waiting), the call's cards in the connection's language; and
+            // dropping the call's future aborts its fetch, answered yet or not (modern:
             // that is the signal).
-            connection.stop(&watch, &reason).await;
+            let (reason, timed_out) = match &why {
+                Ended::TimedOut(ms) => (
+                    format!("The call was stopped: it ran longer than {ms} ms."),
+                    Some(*ms),
+                ),
+                _ => ("The call was stopped.".to_owned(), None),
+            };
+            let shown = host_texts::call_stopped(messages, timed_out);
+            connection.stop(&watch, &reason, &shown).await;
             drop(running);
             Err(why)
         }

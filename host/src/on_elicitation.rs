@@ -55,7 +55,9 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::options::error_text;
 use mcp_elicit_web::boundary::{json_arg, settle, value_to_js};
+use mcp_elicit_web::client::host_texts;
 use mcp_elicit_web::client::{ClientEvent, Connection, EventSink, ServerIdentity};
+use mcp_elicit_web::i18n::Messages;
 use mcp_elicit_web::transport::within;
 
 /// Most handler calls awaiting their answer at once, per connection. A policy answers in
@@ -111,16 +113,18 @@ enum Verdict {
     Answer(ElicitResult),
     /// The handler let the card show (returned `undefined` / `null`).
     Card,
-    /// The card shows, with this notice.
+    /// The card shows, with this notice (in the connection's language).
     CardWithNotice(String),
 }
 
 /// `inner` with `handler` in front of its elicitations. `connection` is the slot the
 /// connection is put in once connected; a request arriving before that shows its card.
+/// The notices are in the language of `messages` (the connection's).
 pub fn intercept(
     inner: EventSink,
     handler: ElicitationHandler,
     connection: StoredValue<Option<Connection>, LocalStorage>,
+    messages: Messages,
 ) -> EventSink {
     let server: Rc<RefCell<Option<ServerIdentity>>> = Rc::default();
     // Routing ids whose handler call runs, with the reason if the session retired the
@@ -132,9 +136,9 @@ pub fn intercept(
                 return inner(ClientEvent::Elicit { id, key, params });
             };
             if handler.in_flight.get() >= MAX_HANDLER_CALLS_IN_FLIGHT {
-                inner(ClientEvent::Notice(format!(
-                    "More than {MAX_HANDLER_CALLS_IN_FLIGHT} requests were waiting for the \
-                     host's onElicitation handler; this one is shown for you to answer."
+                inner(ClientEvent::Notice(host_texts::handler_busy(
+                    &messages,
+                    MAX_HANDLER_CALLS_IN_FLIGHT,
                 )));
                 return inner(ClientEvent::Elicit { id, key, params });
             }
@@ -142,6 +146,7 @@ pub fn intercept(
             let handler = handler.clone();
             let inner = inner.clone();
             let waiting = waiting.clone();
+            let m = messages.clone();
             waiting.borrow_mut().insert(id.clone(), None);
             handler.in_flight.set(handler.in_flight.get() + 1);
             leptos::task::spawn_local(async move {
@@ -151,14 +156,13 @@ pub fn intercept(
                 };
                 let verdict = within(
                     HANDLER_TIMEOUT_MS,
-                    ask(&handler.function, &params, &key, identity.as_ref(), era),
+                    ask(&handler.function, &params, &key, identity.as_ref(), era, &m),
                 )
                 .await
                 .unwrap_or_else(|| {
-                    Verdict::CardWithNotice(format!(
-                        "The host's onElicitation handler did not answer within {} seconds; \
-                         the request is shown for you to answer.",
-                        HANDLER_TIMEOUT_MS / 1000
+                    Verdict::CardWithNotice(host_texts::handler_timed_out(
+                        &m,
+                        HANDLER_TIMEOUT_MS / 1000,
                     ))
                 });
                 handler
@@ -176,9 +180,9 @@ pub fn intercept(
                 match verdict {
                     Verdict::Answer(result) => {
                         if let Err(err) = conn.answer(&id, result).await {
-                            inner(ClientEvent::Notice(format!(
-                                "The host's answer could not be delivered ({err}); the \
-                                 request is shown for you to answer."
+                            inner(ClientEvent::Notice(host_texts::answer_not_delivered(
+                                &m,
+                                &err.words(&m),
                             )));
                             inner(ClientEvent::Elicit { id, key, params });
                         }
@@ -212,13 +216,9 @@ async fn ask(
     key: &str,
     server: Option<&ServerIdentity>,
     era: &'static str,
+    m: &Messages,
 ) -> Verdict {
-    let failed = |why: String| {
-        Verdict::CardWithNotice(format!(
-            "The host's onElicitation handler failed ({why}); the request is shown for you \
-             to answer."
-        ))
-    };
+    let failed = |why: String| Verdict::CardWithNotice(host_texts::handler_failed(m, &why));
     let mode = match params {
         ElicitRequestParams::Form(_) => "form",
         ElicitRequestParams::Url(_) => "url",
@@ -254,61 +254,39 @@ async fn ask(
         .and_then(|v| serde_json::from_value::<ElicitResult>(v).map_err(|e| e.to_string()))
     {
         Ok(result) => result,
-        Err(why) => {
-            return failed(format!(
-                "it must return undefined or {{ action: \"accept\" | \"decline\" | \
-                 \"cancel\", content? }}: {why}"
-            ))
-        }
+        Err(why) => return failed(host_texts::handler_result(m, &why)),
     };
-    judge(params, result)
+    judge(params, result, m)
 }
 
 /// A `decline` / `cancel` is sent as is. An `accept` needs the person's hand in URL mode
 /// (only their click may open a page), and in form mode content that passes the card's
 /// own validation against the request's schema.
-fn judge(params: &ElicitRequestParams, result: ElicitResult) -> Verdict {
+fn judge(params: &ElicitRequestParams, result: ElicitResult, m: &Messages) -> Verdict {
     match (result.action, params) {
         (ElicitAction::Decline, _) => Verdict::Answer(ElicitResult::decline()),
         (ElicitAction::Cancel, _) => Verdict::Answer(ElicitResult::cancel()),
-        (ElicitAction::Accept, ElicitRequestParams::Url(_)) => Verdict::CardWithNotice(
-            "The host accepted a request to open a web page; only you can open it: use \
-             the card's Open button."
-                .into(),
-        ),
+        (ElicitAction::Accept, ElicitRequestParams::Url(_)) => {
+            Verdict::CardWithNotice(host_texts::url_accepted(m))
+        }
         (ElicitAction::Accept, ElicitRequestParams::Form(form)) => {
             // Compiled once: the card this may fall back to reads the same compile.
             let spec = match form.spec() {
                 Ok(spec) => spec,
                 Err(e) => {
-                    return Verdict::CardWithNotice(format!(
-                        "The host's answer was not sent: the server's form cannot be read \
-                         ({}).",
-                        e.message()
-                    ))
+                    return Verdict::CardWithNotice(host_texts::form_unreadable(m, &m.refusal(e)))
                 }
             };
             let content = serde_json::Value::Object(result.content.unwrap_or_default());
             match validate_content(spec, &content) {
                 Ok(content) => Verdict::Answer(ElicitResult::accept(Some(content))),
-                Err(errors) => {
-                    let words: Vec<String> = errors
-                        .iter()
-                        .take(MAX_ERRORS_IN_NOTICE)
-                        .map(|e| {
-                            if e.field.is_empty() {
-                                e.message.clone()
-                            } else {
-                                format!("{}: {}", e.field, e.message)
-                            }
-                        })
-                        .collect();
-                    Verdict::CardWithNotice(format!(
-                        "The host's answer was not sent, it does not fit the form ({}); \
-                         the request is shown for you to answer.",
-                        words.join("; ")
-                    ))
-                }
+                Err(errors) => Verdict::CardWithNotice(host_texts::misfit(
+                    m,
+                    spec,
+                    &content,
+                    &errors,
+                    MAX_ERRORS_IN_NOTICE,
+                )),
             }
         }
     }

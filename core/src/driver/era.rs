@@ -128,7 +128,7 @@ pub enum EraDecision {
     /// `handshake`: the handshake version the answer shows the server speaks (see
     /// [`NotModern::handshake`]), or `None` when it shows nothing of the kind.
     Legacy {
-        reason: String,
+        reason: ProbeAnswer,
         handshake: Option<String>,
     },
     /// Probe once more at `version` (a mutual modern version the server named); that
@@ -143,9 +143,10 @@ pub enum EraDecision {
 /// plain sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotModern {
-    /// What the server answered the probe, in words (e.g. "the server answered
-    /// server/discover at 2026-07-28 with: Bad Request: Server not initialized (error -32000)").
-    pub answer: String,
+    /// What the server answered the probe (its `Display` words it, e.g. "the server
+    /// answered server/discover at 2026-07-28 with: Bad Request: Server not initialized
+    /// (error -32000)").
+    pub answer: ProbeAnswer,
     /// The handshake-era version the server evidently speaks: the newest one it named (in a
     /// `DiscoverResult` or a -32022's `supported`), else the newest this client speaks
     /// (2025-11-25) when it refused the probe the way a handshake-era server refuses a
@@ -162,6 +163,56 @@ impl std::fmt::Display for NotModern {
             "The server does not offer protocol version {MODERN_PROTOCOL_VERSION}: {}.",
             self.answer
         )
+    }
+}
+
+/// What the server answered a probe that found no modern server: the facts, for the IO
+/// layer to word in the person's language. Its `Display` is the English phrase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProbeAnswer {
+    /// No answer within `seconds`.
+    TimedOut { seconds: u32 },
+    /// A 2xx response that held no answer to the probe.
+    Nothing,
+    /// An answer this client could not read: what it could not, in the core's words.
+    Unreadable(String),
+    /// A JSON-RPC error (the server's `message` and `code`) to the probe at `version`.
+    Error {
+        version: String,
+        message: String,
+        code: i64,
+    },
+    /// A discover result naming only these versions (none this client speaks).
+    Only(Vec<String>),
+    /// An HTTP error status without a JSON-RPC error in the body.
+    Status(u16),
+}
+
+impl std::fmt::Display for ProbeAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProbeAnswer::TimedOut { seconds } => write!(
+                f,
+                "the server did not answer {DISCOVER} within {seconds} seconds"
+            ),
+            ProbeAnswer::Nothing => write!(f, "the server did not answer {DISCOVER}"),
+            ProbeAnswer::Unreadable(what) => f.write_str(what),
+            ProbeAnswer::Error {
+                version,
+                message,
+                code,
+            } => write!(
+                f,
+                "the server answered {DISCOVER} at {version} with: {message} (error {code})"
+            ),
+            ProbeAnswer::Only(versions) => {
+                write!(f, "the server supports only {}", versions.join(", "))
+            }
+            ProbeAnswer::Status(status) => write!(
+                f,
+                "the server answered {DISCOVER} with HTTP status {status}"
+            ),
+        }
     }
 }
 
@@ -348,10 +399,9 @@ impl Negotiation {
     pub fn on_probe_timeout(&mut self) -> EraStep {
         match std::mem::replace(&mut self.stage, Stage::Done) {
             Stage::Probing(_) => self.after_probe(EraDecision::Legacy {
-                reason: format!(
-                    "the server did not answer {DISCOVER} within {} seconds",
-                    DISCOVER_TIMEOUT_MS / 1000
-                ),
+                reason: ProbeAnswer::TimedOut {
+                    seconds: DISCOVER_TIMEOUT_MS / 1000,
+                },
                 handshake: None,
             }),
             Stage::Rechecking { refusal, .. } => EraStep::Failed(refusal),
@@ -494,11 +544,11 @@ pub fn decide(
             .iter()
             .find_map(|t| decide_message_at(probe.attempt, &probe.version, &probe.id, t))
             .unwrap_or_else(|| EraDecision::Legacy {
-                reason: format!("the server did not answer {DISCOVER}"),
+                reason: ProbeAnswer::Nothing,
                 handshake: None,
             }),
         Err(e) => EraDecision::Legacy {
-            reason: e.to_string(),
+            reason: ProbeAnswer::Unreadable(e.to_string()),
             handshake: None,
         },
     }
@@ -553,11 +603,12 @@ fn decide_error_at(attempt: Attempt, probed: &str, error: ErrorObject) -> EraDec
 }
 
 /// "the server answered server/discover at {probed} with: {message} (error {code})".
-fn refused_with(probed: &str, error: &ErrorObject) -> String {
-    format!(
-        "the server answered {DISCOVER} at {probed} with: {} (error {})",
-        error.message, error.code
-    )
+fn refused_with(probed: &str, error: &ErrorObject) -> ProbeAnswer {
+    ProbeAnswer::Error {
+        version: probed.to_owned(),
+        message: error.message.clone(),
+        code: error.code,
+    }
 }
 
 fn decide_message_at(
@@ -575,15 +626,12 @@ fn decide_message_at(
                         discover,
                     },
                     None => EraDecision::Legacy {
-                        reason: format!(
-                            "the server supports only {}",
-                            discover.supported_versions.join(", ")
-                        ),
+                        reason: ProbeAnswer::Only(discover.supported_versions.clone()),
                         handshake: newest_handshake(&discover.supported_versions),
                     },
                 },
                 Err(e) => EraDecision::Legacy {
-                    reason: e.to_string(),
+                    reason: ProbeAnswer::Unreadable(e.to_string()),
                     handshake: None,
                 },
             },
@@ -593,7 +641,7 @@ fn decide_message_at(
         }
         Ok(_) => None,
         Err(e) => Some(EraDecision::Legacy {
-            reason: e.to_string(),
+            reason: ProbeAnswer::Unreadable(e.to_string()),
             handshake: None,
         }),
     }
@@ -622,7 +670,7 @@ fn decide_http_failure_at(
     // A handshake-era server refuses a request outside a session, or a method it does
     // not know, with an error status (400, 404, 405, ...).
     EraDecision::Legacy {
-        reason: format!("the server answered {DISCOVER} with HTTP status {status}"),
+        reason: ProbeAnswer::Status(status),
         handshake: assumed_handshake(),
     }
 }

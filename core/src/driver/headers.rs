@@ -15,7 +15,9 @@ use serde_json::{Map, Value};
 use super::http::names;
 use crate::wire::Tool;
 
-pub use annotations::{invalid_x_mcp_header, x_mcp_header_map, X_MCP_HEADER_KEY};
+pub use annotations::{
+    header_fault, invalid_x_mcp_header, x_mcp_header_map, HeaderFault, X_MCP_HEADER_KEY,
+};
 
 const SENTINEL_START: &str = "=?base64?";
 const SENTINEL_END: &str = "?=";
@@ -150,15 +152,15 @@ pub fn param_headers(
 
 /// Splits one modern `tools/list` page into the tools to offer and the ones
 /// the 2026-07-28 spec says a client MUST drop because their `x-mcp-header`
-/// annotations are invalid, the latter as `(tool name, reason)` (the reason
-/// worded as the SDK's, see [`invalid_x_mcp_header`]) so the UI can say
-/// which tools are missing and why. Order is kept in both lists. Legacy-era
-/// listings are not filtered, as in the SDK.
-pub fn keep_valid_tools(tools: Vec<Tool>) -> (Vec<Tool>, Vec<(String, String)>) {
+/// annotations are invalid, the latter as `(tool name, fault)` (the fault's
+/// `Display` is the SDK's reason, see [`invalid_x_mcp_header`]) so the UI can
+/// say which tools are missing and why. Order is kept in both lists.
+/// Legacy-era listings are not filtered, as in the SDK.
+pub fn keep_valid_tools(tools: Vec<Tool>) -> (Vec<Tool>, Vec<(String, HeaderFault)>) {
     let mut kept = Vec::with_capacity(tools.len());
     let mut dropped = Vec::new();
     for tool in tools {
-        match invalid_x_mcp_header(&tool.input_schema) {
+        match header_fault(&tool.input_schema) {
             None => kept.push(tool),
             Some(reason) => dropped.push((tool.name, reason)),
         }

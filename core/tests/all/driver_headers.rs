@@ -154,6 +154,10 @@ fn keep_valid_tools_names_the_dropped_and_keeps_order() {
     ]);
     let names: Vec<&str> = kept.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["a", "c", "e"]);
+    let dropped: Vec<(String, String)> = dropped
+        .into_iter()
+        .map(|(name, fault)| (name, fault.to_string()))
+        .collect();
     assert_eq!(
         dropped,
         vec![

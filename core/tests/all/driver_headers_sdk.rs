@@ -137,6 +137,10 @@ fn keep_valid_tools_drops_what_the_sdk_drops() {
         .collect();
     let kept_names: Vec<String> = kept.into_iter().map(|t| t.name).collect();
     assert_eq!(kept_names, want_kept);
+    let dropped: Vec<(String, String)> = dropped
+        .into_iter()
+        .map(|(name, fault)| (name, fault.to_string()))
+        .collect();
     assert_eq!(dropped, want_dropped);
 }
 

@@ -452,7 +452,7 @@ proptest! {
             execution: None,
         }]);
         prop_assert_eq!(kept.len(), usize::from(reason.is_none()));
-        prop_assert_eq!(dropped.first().map(|d| d.1.clone()), reason.clone());
+        prop_assert_eq!(dropped.first().map(|d| d.1.to_string()), reason.clone());
         let mut lowered: Vec<String> = Vec::new();
         for (path, token) in map.as_deref().unwrap_or_default() {
             prop_assert!(!path.is_empty());

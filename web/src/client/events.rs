@@ -285,10 +285,11 @@ pub fn driver_words(e: &DriverError, m: &crate::i18n::Messages) -> String {
     }
 }
 
-/// [`ClientError::NotModern`] in the person's language (`client.not_modern*`); the
-/// server's answer to the probe (`answer`, the core's words) goes in as it came.
+/// [`ClientError::NotModern`] in the person's language (`client.not_modern*`), the
+/// server's answer to the probe worded from the core's facts (`probe.*`).
 fn not_modern_words(facts: &NotModern, m: &crate::i18n::Messages) -> String {
-    let answer = facts.answer.trim_end_matches('.');
+    let answer = super::host_texts::probe_answer(m, &facts.answer);
+    let answer = answer.trim_end_matches('.');
     let modern = ("modern", MODERN_PROTOCOL_VERSION);
     match &facts.handshake {
         Some(version) => m.t(
@@ -334,7 +335,8 @@ impl fmt::Display for ClientError {
 /// connect (the demo's Protocol choice, `McpClient`'s `protocol: "auto"`), then what the
 /// server answered.
 fn not_modern(f: &mut fmt::Formatter<'_>, facts: &NotModern) -> fmt::Result {
-    let answer = facts.answer.trim_end_matches('.');
+    let answer = facts.answer.to_string();
+    let answer = answer.trim_end_matches('.');
     match &facts.handshake {
         Some(version) => write!(
             f,

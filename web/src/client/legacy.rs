@@ -579,8 +579,8 @@ impl LegacySession {
     /// fetch, answered or not): `notifications/cancelled` with its request id and `reason`
     /// goes to the server (sent without waiting; its delivery is not checked: a failure
     /// only means the server learns it from the closed stream, or not at all), and its
-    /// cards are retired with `reason`.
-    pub async fn stop(&self, watch: &CallWatch, reason: &str) {
+    /// cards are retired with `shown` (the person's words; `reason` is protocol text).
+    pub async fn stop(&self, watch: &CallWatch, reason: &str, shown: &str) {
         watch.set_stopped();
         // A call running as a task on the server: tasks/cancel (not checked either).
         let running_task = watch
@@ -606,7 +606,7 @@ impl LegacySession {
             for id in expired {
                 (self.inner.sink)(ClientEvent::Retired {
                     id,
-                    reason: reason.to_owned(),
+                    reason: shown.to_owned(),
                 });
             }
         }
@@ -623,7 +623,7 @@ impl LegacySession {
                 );
                 (self.inner.sink)(ClientEvent::Retired {
                     id: route,
-                    reason: reason.to_owned(),
+                    reason: shown.to_owned(),
                 });
             }
         }

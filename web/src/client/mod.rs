@@ -12,6 +12,7 @@ mod config;
 mod endpoint;
 mod events;
 mod exchange;
+pub mod host_texts;
 mod legacy;
 mod modern;
 pub(crate) mod notice_texts;
@@ -251,12 +252,13 @@ impl Connection {
     }
 
     /// Stops the call `watch` follows, whose future the caller drops (which aborts its
-    /// fetch, answered yet or not): legacy, `notifications/cancelled` with its request id and `reason`;
-    /// modern, the closed stream is the signal. Its cards are retired with `reason`.
-    pub async fn stop(&self, watch: &CallWatch, reason: &str) {
+    /// fetch, answered yet or not): legacy, `notifications/cancelled` with its request id and `reason`
+    /// (protocol text, English); modern, the closed stream is the signal. Its cards are
+    /// retired with `shown` (the person's words).
+    pub async fn stop(&self, watch: &CallWatch, reason: &str, shown: &str) {
         match self {
-            Connection::Modern(s) => s.stop(watch, reason),
-            Connection::Legacy(s) => s.stop(watch, reason).await,
+            Connection::Modern(s) => s.stop(watch, shown),
+            Connection::Legacy(s) => s.stop(watch, reason, shown).await,
         }
     }
 

@@ -771,8 +771,8 @@ impl ModernSession {
 
     /// Stops the call `watch` follows, whose future the caller dropped: that closed its
     /// stream, which is the 2026-07-28 revision's cancellation signal on Streamable HTTP
-    /// (no `notifications/cancelled` is sent). Its cards are retired with `reason`.
-    pub fn stop(&self, watch: &CallWatch, reason: &str) {
+    /// (no `notifications/cancelled` is sent). Its cards are retired with `shown`.
+    pub fn stop(&self, watch: &CallWatch, shown: &str) {
         watch.set_stopped();
         // A call the server runs as a task: tasks/cancel (the extension's MUST: never
         // notifications/cancelled for a task).
@@ -787,7 +787,7 @@ impl ModernSession {
         for key in round.map(|r| r.expected).unwrap_or_default() {
             (self.sink)(ClientEvent::Retired {
                 id: route::call_card(number, &key),
-                reason: reason.to_owned(),
+                reason: shown.to_owned(),
             });
         }
     }
@@ -826,17 +826,14 @@ impl ModernSession {
     }
 
     /// The tools a client may call: those with invalid `x-mcp-header` annotations are
-    /// dropped (2026-07-28: clients MUST), each named in a notice with the SDK's reason.
+    /// dropped (2026-07-28: clients MUST), each named in a notice with its fault.
     pub fn keep_valid_tools(&self, tools: Vec<Tool>) -> Vec<Tool> {
         let (kept, dropped) = headers::keep_valid_tools(tools);
         if !dropped.is_empty() {
-            let each: Vec<String> = dropped
-                .iter()
-                .map(|(name, why)| format!("{name} ({why})"))
-                .collect();
+            let tools = super::host_texts::tools_with_faults(&self.messages, &dropped);
             (self.sink)(ClientEvent::Notice(super::notice_texts::tools_left_out(
                 &self.messages,
-                &each.join("; "),
+                &tools,
             )));
         }
         kept

@@ -54,7 +54,7 @@ pub fn answer_dropped(m: &Messages) -> String {
 }
 
 /// 2026-07-28 tools left out for invalid `x-mcp-header` annotations (`tools`: each named,
-/// with the reason, in the core's words).
+/// with its fault, see [`super::host_texts::tools_with_faults`]).
 pub fn tools_left_out(m: &Messages, tools: &str) -> String {
     m.t("notice.tools_left_out", &[("tools", tools)])
 }

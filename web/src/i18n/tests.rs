@@ -513,7 +513,7 @@ fn the_protocol_s_errors_are_in_the_connection_s_language() {
     // them, and both of the event stream's errors.
     let errors = errors.into_iter().chain(wire_errors());
     let not_modern = |handshake: Option<&str>| NotModern {
-        answer: "the server answered with HTTP status 400.".into(),
+        answer: mcp_elicit::driver::era::ProbeAnswer::Status(400),
         handshake: handshake.map(Into::into),
     };
     // English's words are the ones the errors always had: the core's Display, and the
@@ -529,14 +529,15 @@ fn the_protocol_s_errors_are_in_the_connection_s_language() {
         ClientError::NotModern(not_modern(Some("2025-11-25"))),
         "This server speaks MCP 2025-11-25, not 2026-07-28, and this connection allows \
          2026-07-28 only. Connect with Auto (protocol \"auto\"), which falls back to \
-         2025-11-25. (To the 2026-07-28 request, the server answered with HTTP status 400.)"
+         2025-11-25. (To the 2026-07-28 request, the server answered server/discover with \
+         HTTP status 400.)"
             .into(),
     ));
     all.push((
         ClientError::NotModern(not_modern(None)),
         "This server did not answer as an MCP 2026-07-28 server does, and this connection \
          allows 2026-07-28 only. Connect with Auto (protocol \"auto\") to try the older \
-         handshake as well. (the server answered with HTTP status 400.)"
+         handshake as well. (the server answered server/discover with HTTP status 400.)"
             .into(),
     ));
     for (e, english) in &all {
@@ -838,4 +839,200 @@ fn a_withdrawn_card_and_a_failed_call_s_card_say_so_in_its_language() {
         format!("der Aufruf ist fehlgeschlagen: {}", err.words(&de))
     );
     assert_ne!(err.words(&de), err.to_string());
+}
+
+#[test]
+fn the_host_s_notices_are_in_its_language() {
+    use crate::client::host_texts as h;
+    use mcp_elicit::validate::validate_content;
+    let en = Messages::default();
+    let spec = mcp_elicit::schema::compile(&serde_json::json!({
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "minimum": 1},
+            "e": {"type": "string", "format": "email"}
+        },
+        "required": ["e"]
+    }))
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let content = serde_json::json!({"n": 0, "x": true});
+    let errors = validate_content(&spec, &content).err().unwrap_or_default();
+    // English's words are the ones the notices always had (the misfit's field errors now
+    // worded as the card words them).
+    let cases = [
+        (
+            h::handler_busy(&en, 16),
+            "More than 16 requests were waiting for the host's onElicitation handler; this \
+             one is shown for you to answer.",
+        ),
+        (
+            h::handler_timed_out(&en, 10),
+            "The host's onElicitation handler did not answer within 10 seconds; the request \
+             is shown for you to answer.",
+        ),
+        (
+            h::handler_failed(&en, "boom"),
+            "The host's onElicitation handler failed (boom); the request is shown for you to \
+             answer.",
+        ),
+        (
+            h::handler_result(&en, "bad"),
+            "it must return undefined or { action: \"accept\" | \"decline\" | \"cancel\", \
+             content? }: bad",
+        ),
+        (
+            h::answer_not_delivered(&en, "lost"),
+            "The host's answer could not be delivered (lost); the request is shown for you \
+             to answer.",
+        ),
+        (
+            h::url_accepted(&en),
+            "The host accepted a request to open a web page; only you can open it: use the \
+             card's Open button.",
+        ),
+        (
+            h::form_unreadable(&en, "bad schema"),
+            "The host's answer was not sent: the server's form cannot be read (bad schema).",
+        ),
+        (
+            h::misfit(&en, &spec, &content, &errors, 3),
+            "The host's answer was not sent, it does not fit the form (n: Must be at least \
+             1.; e: This field is required.; x: This form has no field named \"x\".); the \
+             request is shown for you to answer.",
+        ),
+        (h::call_stopped(&en, None), "The call was stopped."),
+        (
+            h::call_stopped(&en, Some(1500)),
+            "The call was stopped: it ran longer than 1500 ms.",
+        ),
+    ];
+    for (got, want) in &cases {
+        assert_eq!(got, want);
+    }
+    let de = loaded("de");
+    assert_eq!(
+        h::handler_timed_out(&de, 10),
+        "Der onElicitation-Handler der Anwendung hat nicht innerhalb von 10 Sekunden \
+         geantwortet; die Anfrage wird Ihnen zur Beantwortung gezeigt."
+    );
+    assert_eq!(
+        h::misfit(&de, &spec, &content, &errors, 1),
+        "Die Antwort der Anwendung wurde nicht gesendet, sie passt nicht zum Formular (n: \
+         Muss mindestens 1 sein.); die Anfrage wird Ihnen zur Beantwortung gezeigt."
+    );
+    assert_eq!(h::call_stopped(&de, None), "Der Aufruf wurde angehalten.");
+    let zh = loaded("zh-CN");
+    let theirs = [
+        h::handler_busy(&zh, 16),
+        h::handler_timed_out(&zh, 10),
+        h::handler_failed(&zh, "boom"),
+        h::handler_result(&zh, "bad"),
+        h::answer_not_delivered(&zh, "lost"),
+        h::url_accepted(&zh),
+        h::form_unreadable(&zh, "bad schema"),
+        h::misfit(&zh, &spec, &content, &errors, 3),
+        h::call_stopped(&zh, None),
+        h::call_stopped(&zh, Some(1500)),
+    ];
+    for (got, (english, _)) in theirs.iter().zip(&cases) {
+        assert_ne!(got, english, "zh-CN: still English");
+    }
+    assert!(h::handler_failed(&zh, "boom").contains("boom"));
+}
+
+#[test]
+fn a_tool_s_header_faults_and_a_probe_s_answer_are_in_the_language() {
+    use crate::client::host_texts as h;
+    use mcp_elicit::driver::era::ProbeAnswer;
+    use mcp_elicit::driver::headers::{keep_valid_tools, HeaderFault};
+    let en = Messages::default();
+    let property = || "'a.b'".to_owned();
+    let faults = [
+        HeaderFault::Unreachable,
+        HeaderFault::NotString {
+            property: property(),
+            got: "int".into(),
+        },
+        HeaderFault::NotToken {
+            property: property(),
+            token: "'a b'".into(),
+        },
+        HeaderFault::WrongType {
+            property: property(),
+            got: "'number'".into(),
+        },
+        HeaderFault::TypeNotString {
+            property: property(),
+            got: "NoneType".into(),
+        },
+        HeaderFault::Duplicate {
+            token: "'R'".into(),
+            property: property(),
+            first: "'r'".into(),
+        },
+    ];
+    let answers = [
+        ProbeAnswer::TimedOut { seconds: 10 },
+        ProbeAnswer::Nothing,
+        ProbeAnswer::Error {
+            version: "2026-07-28".into(),
+            message: "Bad Request".into(),
+            code: -32000,
+        },
+        ProbeAnswer::Only(vec!["2025-06-18".into(), "2025-11-25".into()]),
+        ProbeAnswer::Status(404),
+    ];
+    // English's words are the core's (the SDK's reasons, the probe's old phrases).
+    let de = loaded("de");
+    let ja = loaded("ja");
+    for f in &faults {
+        assert_eq!(h::header_fault(&en, f), f.to_string());
+        assert_ne!(h::header_fault(&de, f), f.to_string());
+        assert_ne!(h::header_fault(&ja, f), f.to_string());
+    }
+    for a in &answers {
+        assert_eq!(h::probe_answer(&en, a), a.to_string());
+        assert_ne!(h::probe_answer(&de, a), a.to_string());
+        assert_ne!(h::probe_answer(&ja, a), a.to_string());
+    }
+    // What the core could not read stays its own words.
+    let unreadable = ProbeAnswer::Unreadable("not JSON".into());
+    assert_eq!(h::probe_answer(&de, &unreadable), "not JSON");
+    // The notice names each tool with its fault, as it always did in English.
+    let tool = |name: &str, schema: serde_json::Value| mcp_elicit::wire::Tool {
+        name: name.into(),
+        title: None,
+        description: None,
+        input_schema: schema,
+        execution: None,
+    };
+    let (_, dropped) = keep_valid_tools(vec![
+        tool(
+            "a",
+            serde_json::json!({"properties": {"n": {"type": "number", "x-mcp-header": "N"}}}),
+        ),
+        tool("b", serde_json::json!({"x-mcp-header": "R"})),
+    ]);
+    assert_eq!(
+        h::tools_with_faults(&en, &dropped),
+        "a (property 'n': x-mcp-header is only permitted on integer/string/boolean properties \
+         (got 'number')); b (x-mcp-header found at a schema position not reachable via a pure \
+         `properties` chain)"
+    );
+    assert_eq!(
+        h::tools_with_faults(&de, &dropped),
+        "a (Eigenschaft 'n': x-mcp-header ist nur an integer/string/boolean-Eigenschaften \
+         erlaubt (hier 'number')); b (x-mcp-header an einer Schema-Position, die nicht über \
+         eine reine `properties`-Kette erreichbar ist)"
+    );
+    // Inside the modern-only refusal: the probe's answer in the language too.
+    let refusal = crate::client::ClientError::NotModern(mcp_elicit::driver::era::NotModern {
+        answer: ProbeAnswer::Status(400),
+        handshake: None,
+    });
+    let words = refusal.words(&de);
+    assert!(
+        words.contains("der Server hat server/discover mit dem HTTP-Status 400 beantwortet"),
+        "{words}"
+    );
 }

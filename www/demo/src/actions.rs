@@ -219,11 +219,13 @@ pub fn run(state: AppState, call: Call) {
         let raw = match futures::future::select(Box::pin(running), Box::pin(stopped)).await {
             futures::future::Either::Left((raw, _)) => raw,
             futures::future::Either::Right((_, running)) => {
-                // The server is told in English (a protocol reason); the person in
-                // the page's language.
-                connection.stop(&watch, running::texts::STOPPED).await;
-                drop(running);
+                // The server is told in English (a protocol reason); the person (the
+                // alert, the call's cards) in the page's language.
                 let said = state.messages.with_value(|m| m.d("demo.stopped", &[]));
+                connection
+                    .stop(&watch, running::texts::STOPPED, &said)
+                    .await;
+                drop(running);
                 Err(ClientError::Refused(said))
             }
         };

@@ -14,8 +14,8 @@ use mcp_elicit_web::i18n::{use_messages, Messages};
 
 /// The words of the running call (one place, for a catalog).
 pub mod texts {
-    /// The reason a stopped call's cards are retired with, sent to the server (protocol
-    /// text: English; the person's alert says `demo.stopped`).
+    /// The reason a stopped call sends the server (protocol text: English; the person's
+    /// alert and the call's retired cards say `demo.stopped`).
     pub const STOPPED: &str = "The call was stopped.";
 }
 

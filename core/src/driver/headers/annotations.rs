@@ -130,10 +130,73 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// Why a tool's `x-mcp-header` annotations are invalid: the facts, for the IO
+/// layer to word in the person's language. The names in it are quoted as the
+/// SDK quotes them (Python's `repr`: escapes keep a hostile name from
+/// rearranging the text); its `Display` is the SDK's reason, byte for byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeaderFault {
+    /// An annotation off the pure `properties` chain (or on the root).
+    Unreachable,
+    /// On `property`, an annotation whose value is no string but a `got` (Python's
+    /// type name).
+    NotString { property: String, got: String },
+    /// On `property`, a `token` that is not an RFC 9110 token.
+    NotToken { property: String, token: String },
+    /// On `property`, whose `type` is the string `got`, not one a header may carry.
+    WrongType { property: String, got: String },
+    /// On `property`, whose `type` keyword is no string but a `got` (Python's type
+    /// name; `NoneType` when absent).
+    TypeNotString { property: String, got: String },
+    /// `token` on `property` names the header `first` already does (ignoring case).
+    Duplicate {
+        token: String,
+        property: String,
+        first: String,
+    },
+}
+
+impl std::fmt::Display for HeaderFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const K: &str = X_MCP_HEADER_KEY;
+        match self {
+            HeaderFault::Unreachable => write!(
+                f,
+                "{K} found at a schema position not reachable via a pure `properties` chain"
+            ),
+            HeaderFault::NotString { property, got } => {
+                write!(f, "property {property}: {K} must be a string, not {got}")
+            }
+            HeaderFault::NotToken { property, token } => write!(
+                f,
+                "property {property}: {K} {token} is not an RFC 9110 token"
+            ),
+            HeaderFault::WrongType { property, got } => write!(
+                f,
+                "property {property}: {K} is only permitted on integer/string/boolean \
+                 properties (got {got})"
+            ),
+            HeaderFault::TypeNotString { property, got } => write!(
+                f,
+                "property {property}: {K} is only permitted on integer/string/boolean \
+                 properties (the type keyword is {got}, not a string)"
+            ),
+            HeaderFault::Duplicate {
+                token,
+                property,
+                first,
+            } => write!(
+                f,
+                "{K} {token} on property {property} duplicates property {first}"
+            ),
+        }
+    }
+}
+
 /// Why the `x-mcp-header` annotations of a tool's input schema are invalid,
 /// worded as the SDK's `find_invalid_x_mcp_header` words it, or `None` when
 /// they are all valid (or there are none; a schema that is not an object has
-/// none).
+/// none). [`header_fault`] gives the facts.
 ///
 /// Valid means, for every annotation anywhere in the schema (inside `anyOf`,
 /// `items`, `$defs` and every other applicator, but not inside instance data
@@ -144,6 +207,12 @@ impl<'a> Walk<'a> {
 /// names the same header ignoring ASCII case. The first fault in the SDK's
 /// walk order is the one reported.
 pub fn invalid_x_mcp_header(input_schema: &Value) -> Option<String> {
+    header_fault(input_schema).map(|fault| fault.to_string())
+}
+
+/// Why the `x-mcp-header` annotations of a tool's input schema are invalid (see
+/// [`invalid_x_mcp_header`]), as facts; `None` when they are all valid.
+pub fn header_fault(input_schema: &Value) -> Option<HeaderFault> {
     scan(input_schema, None).err()
 }
 
@@ -153,7 +222,7 @@ pub fn invalid_x_mcp_header(input_schema: &Value) -> Option<String> {
 /// `x_mcp_header_map`; paths may be nested (`["o", "flag"]`).
 pub fn x_mcp_header_map(input_schema: &Value) -> Result<Vec<(Vec<String>, String)>, String> {
     let mut out = Vec::new();
-    scan(input_schema, Some(&mut out))?;
+    scan(input_schema, Some(&mut out)).map_err(|fault| fault.to_string())?;
     Ok(out)
 }
 
@@ -164,7 +233,7 @@ pub fn x_mcp_header_map(input_schema: &Value) -> Result<Vec<(Vec<String>, String
 fn scan(
     input_schema: &Value,
     mut map: Option<&mut Vec<(Vec<String>, String)>>,
-) -> Result<(), String> {
+) -> Result<(), HeaderFault> {
     // Lower-cased token -> the chain index of the property that first used it.
     // A B-tree, not a hash map: wasm has no random hash keys, and a server must
     // not be able to pick colliding tokens.
@@ -175,52 +244,43 @@ fn scan(
             continue;
         };
         let Chain::At(at) = chain else {
-            return Err(format!(
-                "{X_MCP_HEADER_KEY} found at a schema position not reachable via a pure `properties` chain"
-            ));
+            return Err(HeaderFault::Unreachable);
         };
         let where_ = || repr_str(&walk.path(at).join("."));
         let Value::String(token) = header else {
-            return Err(format!(
-                "property {}: {X_MCP_HEADER_KEY} must be a string, not {}",
-                where_(),
-                type_name(header)
-            ));
+            return Err(HeaderFault::NotString {
+                property: where_(),
+                got: type_name(header).to_owned(),
+            });
         };
         if !is_token(token) {
-            return Err(format!(
-                "property {}: {X_MCP_HEADER_KEY} {} is not an RFC 9110 token",
-                where_(),
-                repr_str(token)
-            ));
+            return Err(HeaderFault::NotToken {
+                property: where_(),
+                token: repr_str(token),
+            });
         }
         match schema.get("type") {
             Some(Value::String(t)) if matches!(t.as_str(), "string" | "integer" | "boolean") => {}
             Some(Value::String(t)) => {
-                return Err(format!(
-                    "property {}: {X_MCP_HEADER_KEY} is only permitted on \
-                     integer/string/boolean properties (got {})",
-                    where_(),
-                    repr_str(t)
-                ))
+                return Err(HeaderFault::WrongType {
+                    property: where_(),
+                    got: repr_str(t),
+                })
             }
             other => {
-                return Err(format!(
-                    "property {}: {X_MCP_HEADER_KEY} is only permitted on \
-                     integer/string/boolean properties (the type keyword is {}, not a string)",
-                    where_(),
-                    other.map_or("NoneType", type_name)
-                ))
+                return Err(HeaderFault::TypeNotString {
+                    property: where_(),
+                    got: other.map_or("NoneType", type_name).to_owned(),
+                })
             }
         }
         match seen.entry(token.to_ascii_lowercase()) {
             Entry::Occupied(first) => {
-                return Err(format!(
-                    "{X_MCP_HEADER_KEY} {} on property {} duplicates property {}",
-                    repr_str(token),
-                    where_(),
-                    repr_str(&walk.path(*first.get()).join("."))
-                ))
+                return Err(HeaderFault::Duplicate {
+                    token: repr_str(token),
+                    property: where_(),
+                    first: repr_str(&walk.path(*first.get()).join(".")),
+                })
             }
             Entry::Vacant(slot) => {
                 slot.insert(at);
