@@ -16,7 +16,7 @@ use super::http::names;
 use crate::wire::Tool;
 
 pub use annotations::{
-    header_fault, invalid_x_mcp_header, x_mcp_header_map, HeaderFault, X_MCP_HEADER_KEY,
+    header_fault, header_map, invalid_x_mcp_header, x_mcp_header_map, HeaderFault, X_MCP_HEADER_KEY,
 };
 
 const SENTINEL_START: &str = "=?base64?";
@@ -129,7 +129,7 @@ pub fn param_headers(
     input_schema: &Value,
     arguments: &Map<String, Value>,
 ) -> Vec<(String, String)> {
-    let Ok(map) = x_mcp_header_map(input_schema) else {
+    let Ok(map) = header_map(input_schema) else {
         return Vec::new();
     };
     let mut out = Vec::new();

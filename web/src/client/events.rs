@@ -335,7 +335,10 @@ impl fmt::Display for ClientError {
 /// connect (the demo's Protocol choice, `McpClient`'s `protocol: "auto"`), then what the
 /// server answered.
 fn not_modern(f: &mut fmt::Formatter<'_>, facts: &NotModern) -> fmt::Result {
-    let answer = facts.answer.to_string();
+    // The probe's answer as English's catalog words it, which is the core's `Display`
+    // (a test holds them equal): one wording of it in the wasm, not two.
+    let english = crate::i18n::Messages::default();
+    let answer = super::host_texts::probe_answer(&english, &facts.answer);
     let answer = answer.trim_end_matches('.');
     match &facts.handshake {
         Some(version) => write!(

@@ -221,8 +221,14 @@ pub fn header_fault(input_schema: &Value) -> Option<HeaderFault> {
 /// reject the schema, its reason. A valid schema's map is the SDK's
 /// `x_mcp_header_map`; paths may be nested (`["o", "flag"]`).
 pub fn x_mcp_header_map(input_schema: &Value) -> Result<Vec<(Vec<String>, String)>, String> {
+    header_map(input_schema).map_err(|fault| fault.to_string())
+}
+
+/// [`x_mcp_header_map`] with the fault as facts (a caller that only needs the map links
+/// no wording of the fault).
+pub fn header_map(input_schema: &Value) -> Result<Vec<(Vec<String>, String)>, HeaderFault> {
     let mut out = Vec::new();
-    scan(input_schema, Some(&mut out)).map_err(|fault| fault.to_string())?;
+    scan(input_schema, Some(&mut out))?;
     Ok(out)
 }
 
