@@ -43,6 +43,7 @@ def open_host(
     connected: bool = True,
     policy: str | None = None,
     tasks: str | None = None,
+    locale: str | None = None,
 ) -> None:
     """Opens `host.html` on `server` and waits for the connection (or its failure)."""
     query = [("server", server.url), ("protocol", protocol), *[("root", r) for r in roots]]
@@ -54,6 +55,8 @@ def open_host(
         query.append(("policy", policy))
     if tasks is not None:
         query.append(("tasks", tasks))
+    if locale is not None:
+        query.append(("locale", locale))
     driver.get(f"{www.origin}/host.html?{urlencode(query)}")
     wait_text(driver, "[data-testid=connection-status]", f"connected · {protocol}" if connected else "not connected")
 
@@ -582,4 +585,23 @@ def test_on_elicitation_content_that_does_not_fit_shows_the_card(
     form = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/p"))
     wait_text(driver, ".mce-client .notice", "does not fit the form")
     button(form, "Decline").click()
+    assert tool_text(driver) == DeleteFolder.REFUSED.format(outcome=DECLINED)
+
+
+@pytest.mark.parametrize("protocol", BOTH)
+def test_on_elicitation_notice_is_in_the_connection_s_language(
+    driver: Any, www: Any, demo_server: Any, protocol: str
+) -> None:
+    """With `locale: "de"` the handler's notice is German, its field error worded as the
+    card words it (the server's texts stay as they came)."""
+    open_host(driver, www, demo_server, protocol, policy="bad", locale="de")
+    run(driver, "tool", "delete_folder", {"path": "/tmp/p"})
+    form = card(driver, "form", DeleteFolder.QUESTION.format(path="/tmp/p"))
+    wait_text(
+        driver,
+        ".mce-client .notice",
+        "Die Antwort der Anwendung wurde nicht gesendet, sie passt nicht zum Formular "
+        "(ok: Muss wahr oder falsch sein.)",
+    )
+    button(form, "Ablehnen").click()
     assert tool_text(driver) == DeleteFolder.REFUSED.format(outcome=DECLINED)
