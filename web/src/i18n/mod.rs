@@ -105,7 +105,7 @@ const fn compact(text: &[u8], out: &mut [u8]) -> usize {
     len
 }
 
-/// The most bytes a loaded catalog may have (the largest, ja, is some 28 KB): a bigger text is
+/// The most bytes a loaded catalog may have (the largest, ja, is some 31 KB): a bigger text is
 /// refused, so what a page keeps of catalogs stays bounded.
 pub const MAX_CATALOG_BYTES: usize = 64 * 1024;
 
