@@ -71,6 +71,8 @@ pub fn parse(url: String, options: &JsValue) -> Result<HostOptions, String> {
     let overrides = field(options, "messages")?
         .map(|v| json_arg(&v, "options.messages"))
         .transpose()?;
+    // The host may override a connection's words too: their English is there to check.
+    mcp_elicit_web::i18n::speak_for_connections();
     let messages =
         mcp_elicit_web::i18n::from_options(locale.as_ref(), overrides.as_ref(), "options")?;
     let mut config = ClientConfig::new(url, protocol);

@@ -70,6 +70,8 @@ pub struct ClientConfig {
 
 impl ClientConfig {
     pub fn new(url: impl Into<String>, protocol: ProtocolChoice) -> Self {
+        // A connection's words (its errors, notices and task texts) in English.
+        crate::i18n::speak_for_connections();
         ClientConfig {
             url: url.into(),
             protocol,

@@ -168,6 +168,7 @@ impl ClientError {
     /// the core could not read quotes its English as the detail; a refusal's text is
     /// worded where it is made (docs/i18n.md).
     pub fn words(&self, m: &crate::i18n::Messages) -> String {
+        crate::i18n::speak_for_connections();
         match self {
             ClientError::Transport(err) => err.words(m),
             ClientError::TooManyRounds { max_rounds } => m.t(

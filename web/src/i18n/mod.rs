@@ -32,24 +32,73 @@ const LOCALES: [&str; 7] = ["en", "zh-CN", "ja", "de", "fr", "es", "ar"];
 /// The English catalog's file, comments and all (read only at compile time).
 const ENGLISH_FILE: &str = include_str!("catalogs/en.txt");
 
+/// The key prefixes of what only a connection says (its errors, notices and task texts,
+/// the host's notices): their English is compiled apart ([`CONNECTION_ENGLISH`]) and
+/// linked only into a wasm that makes connections, so the library's `elicit` and element
+/// do not carry it.
+const CONNECTION_PREFIXES: [&str; 10] = [
+    "client.",
+    "task.",
+    "session.",
+    "notice.",
+    "driver.",
+    "wire.",
+    "transport.",
+    "host.",
+    "header.",
+    "probe.",
+];
+
 /// The bytes of [`ENGLISH_FILE`] compiled in: its `key = template` lines without the
-/// comments (for translators, not for the wasm) and the spaces around `=`.
-const ENGLISH_BYTES: [u8; compact(ENGLISH_FILE.as_bytes(), &mut [])] = {
-    let mut out = [0u8; compact(ENGLISH_FILE.as_bytes(), &mut [])];
-    compact(ENGLISH_FILE.as_bytes(), &mut out);
+/// comments (for translators, not for the wasm) and the spaces around `=`, but those of a
+/// connection.
+const ENGLISH_BYTES: [u8; compact(ENGLISH_FILE.as_bytes(), &mut [], false)] = {
+    let mut out = [0u8; compact(ENGLISH_FILE.as_bytes(), &mut [], false)];
+    compact(ENGLISH_FILE.as_bytes(), &mut out, false);
     out
 };
 
-/// The English catalog's text, as [`parse`] reads it.
+/// The English catalog's text, as [`parse`] reads it: the cards' words.
 const ENGLISH: &str = match std::str::from_utf8(&ENGLISH_BYTES) {
     Ok(text) => text,
     Err(_) => "",
 };
 
+/// The lines of [`ENGLISH_FILE`] a connection says (see [`CONNECTION_PREFIXES`]).
+const CONNECTION_BYTES: [u8; compact(ENGLISH_FILE.as_bytes(), &mut [], true)] = {
+    let mut out = [0u8; compact(ENGLISH_FILE.as_bytes(), &mut [], true)];
+    compact(ENGLISH_FILE.as_bytes(), &mut out, true);
+    out
+};
+
+/// English's words of a connection, as [`parse`] reads them ([`speak_for_connections`]).
+const CONNECTION_ENGLISH: &str = match std::str::from_utf8(&CONNECTION_BYTES) {
+    Ok(text) => text,
+    Err(_) => "",
+};
+
+/// Whether the key starting at `text[start..]` has one of [`CONNECTION_PREFIXES`].
+const fn is_connection_key(text: &[u8], start: usize) -> bool {
+    let mut p = 0;
+    while p < CONNECTION_PREFIXES.len() {
+        let prefix = CONNECTION_PREFIXES[p].as_bytes();
+        let mut i = 0;
+        while i < prefix.len() && start + i < text.len() && text[start + i] == prefix[i] {
+            i += 1;
+        }
+        if i == prefix.len() {
+            return true;
+        }
+        p += 1;
+    }
+    false
+}
+
 /// Writes `text`'s `key = template` lines (not blank or `#` lines, nor one without `=`)
 /// into `out` as `key=template\n` (an empty `out` just counts): what [`parse`] reads of
-/// them is unchanged. Returns the result's length. Compile time only.
-const fn compact(text: &[u8], out: &mut [u8]) -> usize {
+/// them is unchanged. Only a connection's lines when `connection`, else only the others.
+/// Returns the result's length. Compile time only.
+const fn compact(text: &[u8], out: &mut [u8], connection: bool) -> usize {
     const fn put(out: &mut [u8], len: usize, c: u8) -> usize {
         if len < out.len() {
             out[len] = c;
@@ -74,7 +123,11 @@ const fn compact(text: &[u8], out: &mut [u8]) -> usize {
         while eq < end && text[eq] != b'=' {
             eq += 1;
         }
-        if start < end && text[start] != b'#' && eq < end {
+        if start < end
+            && text[start] != b'#'
+            && eq < end
+            && is_connection_key(text, start) == connection
+        {
             let mut key_end = eq;
             while key_end > start && space(text[key_end - 1]) {
                 key_end -= 1;
@@ -122,6 +175,24 @@ fn english() -> Catalog {
     EN.get_or_init(|| parse(ENGLISH))
 }
 
+/// English's words of a connection, once [`speak_for_connections`] has been called (always
+/// natively).
+static CONNECTION: OnceLock<Vec<(&str, &str)>> = OnceLock::new();
+
+/// Makes English's words of a connection ([`CONNECTION_PREFIXES`]) available to every
+/// [`Messages`]: called by whatever makes a connection or words its errors
+/// ([`crate::client::ClientConfig::new`], `ClientError::words`, `TransportError::words`,
+/// the host's options), so only a wasm that links those carries them.
+pub fn speak_for_connections() {
+    CONNECTION.get_or_init(|| parse(CONNECTION_ENGLISH));
+}
+
+fn connection_english() -> Option<Catalog> {
+    #[cfg(not(target_arch = "wasm32"))]
+    speak_for_connections();
+    CONNECTION.get().map(Vec::as_slice)
+}
+
 thread_local! {
     /// The catalogs loaded so far: each tag once, kept for the page's life (at most six of
     /// at most [`MAX_CATALOG_BYTES`]).
@@ -142,6 +213,7 @@ fn catalog_of(tag: &str) -> Option<Catalog> {
 /// the refusals, in the core (and is linked only where those are worded or overridden).
 fn english_template(key: &str) -> Option<&'static str> {
     find(english(), key)
+        .or_else(|| connection_english().and_then(|c| find(c, key)))
         .or_else(|| mcp_elicit::schema::english_words(key))
         .or_else(|| mcp_elicit::url_policy::english_words(key))
 }
@@ -512,7 +584,9 @@ impl Messages {
         if let Some((_, t)) = self.0.overrides.iter().find(|(k, _)| k == key) {
             return Some(t);
         }
-        find(self.0.catalog, key).or_else(|| find(english(), key))
+        find(self.0.catalog, key)
+            .or_else(|| find(english(), key))
+            .or_else(|| connection_english().and_then(|c| find(c, key)))
     }
 
     fn template<'a>(&'a self, key: &'a str) -> &'a str {
@@ -594,8 +668,11 @@ impl Messages {
         all.extend_from_slice(args);
         if count == 1 {
             let one = format!("{key}.one");
+            // The language's own `.one` form (English's connection words are apart).
+            let english = self.0.lang == "en";
             let has_one = self.0.overrides.iter().any(|(k, _)| *k == one)
-                || find(self.0.catalog, &one).is_some();
+                || find(self.0.catalog, &one).is_some()
+                || (english && connection_english().and_then(|c| find(c, &one)).is_some());
             if has_one {
                 return fill(self.template(&one), &all);
             }

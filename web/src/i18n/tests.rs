@@ -17,9 +17,22 @@ fn english_compiled_in_reads_as_its_file() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("src/i18n/catalogs/en.txt"),
     )
     .unwrap_or_default();
-    assert_eq!(parse(ENGLISH), parse(&file));
-    assert!(ENGLISH.len() < file.len() && !ENGLISH.lines().any(|l| l.starts_with('#')));
+    // The cards' English and a connection's, compiled apart, are the file's lines.
+    let mut compiled = parse(ENGLISH);
+    compiled.extend(parse(CONNECTION_ENGLISH));
+    let mut read = parse(&file);
+    compiled.sort_unstable();
+    read.sort_unstable();
+    assert_eq!(compiled, read);
+    for text in [ENGLISH, CONNECTION_ENGLISH] {
+        assert!(text.len() < file.len() && !text.lines().any(|l| l.starts_with('#')));
+    }
     assert!(ENGLISH.contains("list.separator=\", \"\n"), "{ENGLISH}");
+    // Each part holds its own keys only.
+    let connection = |key: &str| CONNECTION_PREFIXES.iter().any(|p| key.starts_with(p));
+    assert!(parse(ENGLISH).iter().all(|(k, _)| !connection(k)));
+    assert!(parse(CONNECTION_ENGLISH).iter().all(|(k, _)| connection(k)));
+    assert!(parse(CONNECTION_ENGLISH).len() > 80);
 }
 
 #[test]
@@ -207,6 +220,7 @@ fn every_english_key_is_used_by_code() {
     let demo_en = demo.first().map_or("", |c| c.1.as_str());
     let unused: Vec<&str> = parse(ENGLISH)
         .into_iter()
+        .chain(parse(CONNECTION_ENGLISH))
         .chain(parse(demo_en))
         .map(|(k, _)| base(k))
         .filter(|k| !code.contains(&format!("\"{k}\"")))

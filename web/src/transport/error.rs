@@ -36,6 +36,7 @@ impl TransportError {
     /// The error in the language of `m`, for the person (`transport.*` in the catalogs;
     /// English's are the [`fmt::Display`] texts).
     pub fn words(&self, m: &crate::i18n::Messages) -> String {
+        crate::i18n::speak_for_connections();
         match self {
             TransportError::Unreachable { url } => m.t("transport.unreachable", &[("url", url)]),
             TransportError::BlockedByCors { url, origin } => {
