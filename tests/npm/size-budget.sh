@@ -82,12 +82,23 @@ set -euo pipefail
 #   tool left out for its x-mcp-header in words too, the library 251,632, the client
 #   524,913, sign-in 148,186. To win back: English texts only the client uses kept out of
 #   the library's wasm.
+# - 2026-12-07, night: issue 35's last English texts worded from data (a refused schema's
+#   42 codes, a refused link's 11, the core's wire and stream errors by kind, the host's
+#   onElicitation notices, a tool's header faults, the modern-only probe's answer, a
+#   withdrawn or failed call's card) and compileSchema/validateContent with a locale; the
+#   refusals' English written once, in the core. Then a connection's English (client.*,
+#   task.*, session.*, notice.*, driver.*, wire.*, transport.*, host.*, header.*, probe.*,
+#   some 3 KB gzip) compiled apart and linked only where connections are made. The
+#   library and sign-in lowered (250,956 and 145,544 bytes: they carry no connection
+#   English now), the client raised, weighed: 524,913 -> 529,630 (+4.7 KB: the codes and
+#   data of the refusals, wire kinds, header faults and probe answers with the code that
+#   words them, the host's notices in the catalogs).
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
-MAX_LIBRARY_GZIP_BYTES=251700
-MAX_CLIENT_GZIP_BYTES=525000
+MAX_LIBRARY_GZIP_BYTES=251100
+MAX_CLIENT_GZIP_BYTES=529800
 # Sign-in's own wasm and JS, which McpClient fetches only when a server first asks the
 # person to sign in (host/src/signin.js): not part of either entry, weighed on its own.
-MAX_SIGNIN_GZIP_BYTES=149000
+MAX_SIGNIN_GZIP_BYTES=146000
 
 pkg=${1:?usage: tests/npm/size-budget.sh <package dir> [--json FILE]}
 json_out=""
