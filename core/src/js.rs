@@ -25,7 +25,7 @@
 
 use crate::js_text;
 use crate::schema::json::{Json, WORDS};
-use crate::schema::{compile_json, Arg, FormSpec, Purpose, Refusal, SchemaError};
+use crate::schema::{compile_json, FormSpec, Purpose, Refusal, SchemaError};
 use crate::validate::{check_content, ErrorCode, FieldError};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -94,9 +94,10 @@ export interface SchemaError extends Error {
   path: string;
   /** What is wrong, as a stable word (e.g. `too_many_choices`, `nested`, `ref`). */
   code: string;
-  /** What the message quotes, by name: `name` (the field), `count`, `max`, `found` (the
-   * JSON type found: `null`, `boolean`, `number`, `string`, `list`, `object`), … */
-  data: { [name: string]: string | number };
+  /** With `{ locale }` (the library's entry): what the message quotes, by name: `name` (the
+   * field), `count`, `max`, `found` (the JSON type found: `null`, `boolean`, `number`,
+   * `string`, `list`, `object`), … */
+  data?: { [name: string]: string | number };
 }
 "#;
 
@@ -187,11 +188,7 @@ fn validate_js(spec: &FormSpec, content: &JsValue) -> Result<JsValue, JsValue> {
 
 fn compile_js(schema: &JsValue, purpose: Purpose) -> Result<FormSpec, JsValue> {
     let not_json = |why: String| {
-        schema_error(&SchemaError {
-            path: String::new(),
-            refusal: Refusal::NotJson,
-            args: vec![("detail", Arg::Text(why))],
-        })
+        schema_error(&SchemaError::new(String::new(), Refusal::NotJson).text("detail", &why))
     };
     // What Check reads none of need not cross (see [`ShownText`]).
     let shown = match purpose {
@@ -564,23 +561,13 @@ fn to_js(text: &str) -> Result<JsValue, JsValue> {
 }
 
 /// A JS `Error` whose message says what is wrong (in English), whose `path` says where, and
-/// whose `code` and `data` say what, for words in another language.
+/// whose `code` says what. (The library's `wordErrors` adds the refusal's `data` when it
+/// words the message in another language, as it does for field errors.)
 fn schema_error(e: &SchemaError) -> JsValue {
     let err = js_sys::Error::new(&e.message());
     err.set_name("SchemaError");
-    let data = js_sys::Object::new();
-    for (name, arg) in &e.args {
-        let value = match arg {
-            Arg::Text(s) => JsValue::from_str(s),
-            Arg::Count(n) => JsValue::from_f64(*n as f64),
-            Arg::Found(k) => JsValue::from_str(k.code()),
-            Arg::Holds(h) => JsValue::from_str(h.code()),
-        };
-        set(&data, name, &value);
-    }
     set(&err, "path", &JsValue::from_str(&e.path));
     set(&err, "code", &JsValue::from_str(e.refusal.code()));
-    set(&err, "data", &data);
     err.into()
 }
 

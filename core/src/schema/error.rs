@@ -317,6 +317,7 @@ impl Refusal {
     };
 
     /// The code and the English template.
+    #[inline(never)]
     fn words(self) -> (&'static str, &'static str) {
         REFUSAL_WORDS
             .get(self as usize)
@@ -330,11 +331,13 @@ impl Refusal {
     }
 
     /// The stable code, e.g. `too_many_choices`.
+    #[inline]
     pub fn code(self) -> &'static str {
         self.words().0
     }
 
     /// The English template, with the placeholders [`SchemaError::args`] fills.
+    #[inline]
     pub fn english(self) -> &'static str {
         self.words().1
     }
@@ -373,6 +376,7 @@ impl Found {
         }
     }
 
+    #[inline(never)]
     fn words(self) -> (&'static str, &'static str) {
         FOUND_WORDS.get(self as usize).copied().unwrap_or(("", ""))
     }
@@ -382,10 +386,12 @@ impl Found {
     }
 
     /// `null`, `boolean`, `number`, `string`, `list` or `object`.
+    #[inline]
     pub fn code(self) -> &'static str {
         self.words().0
     }
 
+    #[inline]
     pub fn english(self) -> &'static str {
         self.words().1
     }
@@ -411,6 +417,7 @@ impl Holds {
         Holds::Choices,
     ];
 
+    #[inline(never)]
     fn words(self) -> (&'static str, &'static str) {
         HOLDS_WORDS.get(self as usize).copied().unwrap_or(("", ""))
     }
@@ -420,10 +427,12 @@ impl Holds {
     }
 
     /// `text`, `number`, `whole_number`, `boolean`, `choice` or `choices`.
+    #[inline]
     pub fn code(self) -> &'static str {
         self.words().0
     }
 
+    #[inline]
     pub fn english(self) -> &'static str {
         self.words().1
     }

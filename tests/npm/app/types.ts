@@ -82,7 +82,7 @@ export async function typed(slot: HTMLElement, bytes: Uint8Array): Promise<void>
   void inGerman;
   void inChinese;
   const refusal = {} as SchemaError;
-  const why: [string, string, string | number | undefined] = [refusal.path, refusal.code, refusal.data.name];
+  const why: [string, string, string | number | undefined] = [refusal.path, refusal.code, refusal.data?.name];
   void why;
   const validator: ContentValidator = compileValidator({ type: "object" });
   const again: ValidationResult = validator.validate({});

@@ -11,7 +11,7 @@
 use super::{field_error_for, from_options};
 use crate::boundary::json_arg;
 use js_sys::{Array, Object, Reflect};
-use mcp_elicit::schema::{compile, Field, FieldKind};
+use mcp_elicit::schema::{compile, Arg, Field, FieldKind, SchemaError};
 use mcp_elicit::validate::{number_text, ErrorCode};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -37,6 +37,22 @@ fn code_of(name: &str) -> Option<ErrorCode> {
 
 fn set(obj: &JsValue, key: &str, value: &JsValue) {
     let _ = Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
+/// What a refusal's words quote, by name: server text as it came, counts as numbers, the
+/// JSON type found and what the field holds by their codes.
+fn refusal_data(refusal: &SchemaError) -> Object {
+    let data = Object::new();
+    for (name, arg) in &refusal.args {
+        let value = match arg {
+            Arg::Text(s) => JsValue::from_str(s),
+            Arg::Count(n) => JsValue::from_f64(*n as f64),
+            Arg::Found(k) => JsValue::from_str(k.code()),
+            Arg::Holds(h) => JsValue::from_str(h.code()),
+        };
+        set(&data, name, &value);
+    }
+    data
 }
 
 /// What an error's code is about, from the field: `{limit}` for lengths and counts,
@@ -152,6 +168,7 @@ fn word(
         Ok(spec) => spec,
         Err(refusal) => {
             set(answer, "message", &JsValue::from_str(&m.refusal(&refusal)));
+            set(answer, "data", &refusal_data(&refusal));
             return Ok(());
         }
     };
