@@ -56,6 +56,20 @@ test("without options the core's English answer is unchanged", () => {
   assert.equal(answer.errors[0].data, undefined);
 });
 
+test("a connection's text may be overridden where no connection was made", () => {
+  // This wasm has made no connection, so it has no English of a connection's texts to
+  // check an override against: the override is taken as given.
+  const answer = api.validateContent(schema, content, {
+    locale: "de",
+    messages: { "client.not_connected": "Keine Verbindung." },
+  });
+  assert.equal(answer.ok, false);
+  assert.throws(
+    () => api.validateContent(schema, content, { messages: { "nope.key": "x" } }),
+    /"nope\.key" is not a message key/,
+  );
+});
+
 test("a host's override shows, and one with other placeholders is refused", () => {
   const answer = api.validateContent(schema, content, {
     locale: "en",
@@ -91,10 +105,19 @@ test("a refused schema is said in the chosen language, with its code and data", 
   assert.equal(zh.code, "root_type");
   assert.deepEqual(zh.data, { found: "string" });
   assert.equal(zh.message, "请求的 Schema 的“type”必须为“object”，而不是字符串。");
-  // Without options: English, the code and data as well.
+  // Without options: English, with the code and no data (as field errors).
   const en = thrown(() => api.compileSchema(nested));
   assert.equal(en.message, "\"adresse\" is a nested object; only flat fields are supported.");
   assert.equal(en.code, "nested");
+  assert.equal(en.data, undefined);
+  // A schema the core refuses before compiling (an undefined member is not JSON to it)
+  // keeps the core's words, though another refusal is in it too.
+  const notJson = thrown(() =>
+    api.compileSchema({ type: "object", properties: { a: { type: "object" }, b: undefined } }, { locale: "de" }),
+  );
+  assert.equal(notJson.code, "not_json");
+  assert.match(notJson.message, /^The requested schema is not JSON: /);
+  assert.equal(notJson.data, undefined);
   // A host's override of a refusal's words shows; one with other placeholders is refused.
   const mine = thrown(() =>
     api.compileSchema(nested, { locale: "ja", messages: { "schema.nested": "{name}: nested" } }),

@@ -338,6 +338,7 @@ impl fmt::Display for ClientError {
 fn not_modern(f: &mut fmt::Formatter<'_>, facts: &NotModern) -> fmt::Result {
     // The probe's answer as English's catalog words it, which is the core's `Display`
     // (a test holds them equal): one wording of it in the wasm, not two.
+    crate::i18n::speak_for_connections();
     let english = crate::i18n::Messages::default();
     let answer = super::host_texts::probe_answer(&english, &facts.answer);
     let answer = answer.trim_end_matches('.');

@@ -108,8 +108,9 @@ fn error_data(field: &Field, code: ErrorCode) -> Object {
 /// The answer of `validateContent(requestedSchema, content)` with each error worded in
 /// `options.locale` (with `options.messages` over the catalog) and given its `data`; or
 /// the `SchemaError` that `compileSchema(requestedSchema)` or `validateContent` threw, its
-/// `message` worded in that language from the refusal's code and data. Anything else is
-/// given back as it came.
+/// `message` worded in that language from the refusal's code and data (when the schema,
+/// compiled again here, is refused with the same code). Anything else is given back as
+/// it came.
 #[cfg_attr(feature = "js-api", wasm_bindgen(js_name = wordErrors))]
 pub fn word_errors(
     requested_schema: JsValue,
@@ -166,9 +167,16 @@ fn word(
     };
     let spec = match compile(&schema) {
         Ok(spec) => spec,
+        // Only the refusal thrown: a schema the core refused before compiling (not JSON to
+        // its stricter reading, e.g. an `undefined` member) keeps the core's words.
         Err(refusal) => {
-            set(answer, "message", &JsValue::from_str(&m.refusal(&refusal)));
-            set(answer, "data", &refusal_data(&refusal));
+            let thrown = Reflect::get(answer, &JsValue::from_str("code"))
+                .ok()
+                .and_then(|c| c.as_string());
+            if thrown.as_deref() == Some(refusal.refusal.code()) {
+                set(answer, "message", &JsValue::from_str(&m.refusal(&refusal)));
+                set(answer, "data", &refusal_data(&refusal));
+            }
             return Ok(());
         }
     };

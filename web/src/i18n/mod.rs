@@ -542,6 +542,13 @@ impl Messages {
         let mut map = self.0.overrides.clone();
         for (key, template) in overrides {
             let Some(english) = english_template(&key) else {
+                // A connection's key in a wasm that has made no connection (its English is
+                // not here to check against): taken as given; it shows once one is made.
+                if is_connection_key(key.as_bytes(), 0) && CONNECTION.get().is_none() {
+                    map.retain(|(k, _)| *k != key);
+                    map.push((key, template));
+                    continue;
+                }
                 return Err(format!("messages: \"{key}\" is not a message key"));
             };
             if !same_placeholders(english, &template) {
@@ -608,7 +615,10 @@ impl Messages {
         let template = or(e.refusal.key(), e.refusal.english());
         e.words(&template, &|arg| match arg {
             Arg::Text(s) => s.clone(),
-            Arg::Count(n) => self.number(*n as f64),
+            // Written for the locale while an f64 holds it exactly; a larger count (only a
+            // server's own number) as its digits.
+            Arg::Count(n) if *n <= 1 << 53 => self.number(*n as f64),
+            Arg::Count(n) => n.to_string(),
             Arg::Found(k) => or(k.key(), k.english()),
             Arg::Holds(h) => or(h.key(), h.english()),
         })
