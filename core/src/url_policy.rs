@@ -25,6 +25,7 @@
 //! the package the `url` and `idna` crates and their Unicode tables). The punycode labels
 //! of the parsed host are shown in Unicode by `punycode_decode` on both.
 
+use crate::words::worded;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 /// A URL that may be opened: `https:`, or `http:` to a loopback host.
@@ -58,107 +59,56 @@ pub struct UrlRefusal {
     pub detail: String,
 }
 
-/// Every reason a URL is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum UrlRefused {
-    Empty,
-    Relative,
-    Unreadable,
-    Javascript,
-    Data,
-    Blob,
-    File,
-    Scheme,
-    Credentials,
-    NoHost,
-    PlainHttp,
-}
-
-impl UrlRefused {
-    pub const ALL: [UrlRefused; 11] = [
-        UrlRefused::Empty,
-        UrlRefused::Relative,
-        UrlRefused::Unreadable,
-        UrlRefused::Javascript,
-        UrlRefused::Data,
-        UrlRefused::Blob,
-        UrlRefused::File,
-        UrlRefused::Scheme,
-        UrlRefused::Credentials,
-        UrlRefused::NoHost,
-        UrlRefused::PlainHttp,
-    ];
-
-    /// The code and the English template.
-    fn words(self) -> (&'static str, &'static str) {
-        match self {
-            UrlRefused::Empty => ("empty", "The server sent an empty URL."),
-            UrlRefused::Relative => (
-                "relative",
-                "The server sent a relative URL, which does not say which site it leads to.",
-            ),
-            UrlRefused::Unreadable => ("unreadable", "The server sent a URL that cannot be read."),
-            UrlRefused::Javascript => (
-                "javascript",
-                "This is a javascript: URL: it would run the server's code instead of opening \
-                 a page.",
-            ),
-            UrlRefused::Data => (
-                "data",
-                "This is a data: URL: its content comes with the link itself, not from any site \
-                 you could check.",
-            ),
-            UrlRefused::Blob => (
-                "blob",
-                "This is a blob: URL: it points at content held inside a browser page, not at a \
-                 site.",
-            ),
-            UrlRefused::File => (
-                "file",
-                "This is a file: URL: it points at a file on this computer, not at a site.",
-            ),
-            UrlRefused::Scheme => (
-                "scheme",
-                "Only https: links can be opened; this one uses {scheme}:.",
-            ),
-            UrlRefused::Credentials => (
-                "credentials",
-                "The URL contains a user name or password before the host, a common way to \
-                 disguise which site a link really leads to.",
-            ),
-            UrlRefused::NoHost => ("no_host", "The URL does not name a host."),
-            UrlRefused::PlainHttp => (
-                "plain_http",
-                "This link uses plain http: to {host}, so the page could be read or changed on \
-                 the way; only https: links (or http: to this computer) can be opened.",
-            ),
-        }
-    }
-
-    /// The stable code, e.g. `javascript`.
-    pub fn code(self) -> &'static str {
-        self.words().0
-    }
-
-    /// The catalog key of its words: `url_refusal.<code>`.
-    pub fn key(self) -> String {
-        format!("url_refusal.{}", self.code())
-    }
-
-    /// The English template: at most one placeholder, `{scheme}` or `{host}`.
-    pub fn english(self) -> &'static str {
-        self.words().1
+worded! {
+    /// Every reason a URL is refused, as a stable code; its words are `url_refusal.<code>`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum UrlRefused, key "url_refusal." {
+        Empty => ("empty", "The server sent an empty URL."),
+        Relative => (
+            "relative",
+            "The server sent a relative URL, which does not say which site it leads to.",
+        ),
+        Unreadable => ("unreadable", "The server sent a URL that cannot be read."),
+        Javascript => (
+            "javascript",
+            "This is a javascript: URL: it would run the server's code instead of opening a page.",
+        ),
+        Data => (
+            "data",
+            "This is a data: URL: its content comes with the link itself, not from any site you \
+             could check.",
+        ),
+        Blob => (
+            "blob",
+            "This is a blob: URL: it points at content held inside a browser page, not at a site.",
+        ),
+        File => (
+            "file",
+            "This is a file: URL: it points at a file on this computer, not at a site.",
+        ),
+        Scheme => ("scheme", "Only https: links can be opened; this one uses {scheme}:."),
+        Credentials => (
+            "credentials",
+            "The URL contains a user name or password before the host, a common way to disguise \
+             which site a link really leads to.",
+        ),
+        NoHost => ("no_host", "The URL does not name a host."),
+        PlainHttp => (
+            "plain_http",
+            "This link uses plain http: to {host}, so the page could be read or changed on the \
+             way; only https: links (or http: to this computer) can be opened.",
+        ),
     }
 }
 
 /// The English template of a catalog key `url_refusal.<code>`.
 pub fn english_words(key: &str) -> Option<&'static str> {
     let code = key.strip_prefix("url_refusal.")?;
-    UrlRefused::ALL
-        .into_iter()
-        .find(|r| r.code() == code)
-        .map(UrlRefused::english)
+    UrlRefused::WORDS
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map(|(_, t)| *t)
 }
 
 impl UrlRefusal {

@@ -27,6 +27,54 @@ pub fn fill(template: &str, arg: &dyn Fn(&str) -> Option<String>) -> String {
     out
 }
 
+/// Declares an enum of codes from one list of `Variant => ("code", "English")`: the enum,
+/// its `ALL` (in the list's order), its table of words (data, not a match, in the wasm) and
+/// their readers, so that the three cannot drift apart. `key` is the catalog key's prefix.
+macro_rules! worded {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident, key $prefix:literal {
+            $($variant:ident => ($code:literal, $english:literal $(,)?),)*
+        }
+    ) => {
+        $(#[$meta])*
+        pub enum $name {
+            $($variant,)*
+        }
+
+        impl $name {
+            /// Every variant, in order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            /// Each variant's code and English, in the variants' order.
+            const WORDS: &'static [(&'static str, &'static str)] = &[$(($code, $english),)*];
+
+            #[inline(never)]
+            fn words(self) -> (&'static str, &'static str) {
+                Self::WORDS.get(self as usize).copied().unwrap_or(("", ""))
+            }
+
+            /// The catalog key of its words.
+            pub fn key(self) -> String {
+                format!(concat!($prefix, "{}"), self.code())
+            }
+
+            /// The stable code, e.g. `too_many_choices`.
+            #[inline]
+            pub fn code(self) -> &'static str {
+                self.words().0
+            }
+
+            /// The English words, with their `{placeholders}`.
+            #[inline]
+            pub fn english(self) -> &'static str {
+                self.words().1
+            }
+        }
+    };
+}
+pub(crate) use worded;
+
 #[cfg(test)]
 mod tests {
     use super::fill;

@@ -6,6 +6,7 @@
 //! same code and data in the person's language, with these templates as their English
 //! (the keys are `schema.<code>`, `schema.found.<kind>` and `schema.holds.<kind>`).
 
+use crate::words::worded;
 use std::fmt;
 
 /// A refusal: the JSON pointer (RFC 6901) of the offending part, what is wrong, and the data
@@ -32,337 +33,156 @@ pub enum Arg {
     Holds(Holds),
 }
 
-/// Every refusal the compiler makes, as a stable code: the JS API's `SchemaError.code`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Refusal {
-    NotJson,
-    NotObject,
-    RootType,
-    PropertiesNotObject,
-    TooManyProperties,
-    TooManyFormChoices,
-    RequiredNotList,
-    RequiredEntry,
-    RequiredUnknown,
-    FieldNotObject,
-    Ref,
-    NoType,
-    SeveralTypes,
-    TypeNotString,
-    Nested,
-    UnknownType,
-    EnumNamesNotList,
-    EnumNamesCount,
-    EnumNameNotString,
-    EnumNotList,
-    EnumEmpty,
-    ChoiceNotString,
-    ChoicesNotList,
-    ChoicesEmpty,
-    ChoiceRepeated,
-    ChoiceNotObject,
-    ChoiceConstNotString,
-    ChoiceNoConst,
-    TooManyChoices,
-    ArrayWithoutChoices,
-    ChoicesNotStrings,
-    ItemsBounds,
-    DefaultType,
-    DefaultNotChoice,
-    NotCount,
-    NotText,
-    NotFinite,
-    NotNumber,
-    EnumAndOneOf,
-    LengthBounds,
-    FormatNotString,
-    PatternNotString,
-}
-
-/// The JSON type of a value, as a refusal names what it found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Found {
-    Null,
-    Boolean,
-    Number,
-    String,
-    List,
-    Object,
-}
-
-/// What a field holds, as a refusal of its default names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Holds {
-    Text,
-    Number,
-    WholeNumber,
-    Boolean,
-    Choice,
-    Choices,
-}
-
-/// Each refusal's code and English template, in the order of [`Refusal`]'s variants (a
-/// table, not a match: the wasm keeps it as data).
-const REFUSAL_WORDS: [(&str, &str); 42] = [
-    ("not_json", "The requested schema is not JSON: {detail}."),
-    ("not_object", "The requested schema must be a JSON object."),
-    (
-        "root_type",
-        "The requested schema must have type \"object\", not {found}.",
-    ),
-    (
-        "properties_not_object",
-        "\"properties\" must be an object mapping field names to their schemas.",
-    ),
-    (
-        "too_many_properties",
-        "The schema has {count} properties; a form can have at most {max}.",
-    ),
-    (
-        "too_many_form_choices",
-        "The fields up to \"{name}\" offer {count} choices together; a form can offer \
-                 at most {max}.",
-    ),
-    (
-        "required_not_list",
-        "\"required\" must be a list of property names.",
-    ),
-    (
-        "required_entry",
-        "Each entry of \"required\" must be a property name.",
-    ),
-    (
-        "required_unknown",
-        "\"{name}\" is listed as required but there is no such property.",
-    ),
-    (
-        "field_not_object",
-        "The schema of \"{name}\" must be an object.",
-    ),
-    (
-        "ref",
-        "\"{name}\" uses a $ref; only inline, flat field schemas are supported.",
-    ),
-    (
-        "no_type",
-        "\"{name}\" has no \"type\"; each field must be a string, number, integer, \
-                 boolean or array of choices.",
-    ),
-    (
-        "several_types",
-        "\"{name}\" allows several types; a field must have exactly one type.",
-    ),
-    (
-        "type_not_string",
-        "The type of \"{name}\" must be a string, not {found}.",
-    ),
-    (
-        "nested",
-        "\"{name}\" is a nested object; only flat fields are supported.",
-    ),
-    (
-        "unknown_type",
-        "\"{name}\" has type \"{type}\"; supported types are string, number, integer, \
-                 boolean and array.",
-    ),
-    (
-        "enum_names_not_list",
-        "\"enumNames\" of \"{name}\" must be a list of strings.",
-    ),
-    (
-        "enum_names_count",
-        "\"{name}\" has {names} enumNames for {values} enum values; they must match \
-                 one to one.",
-    ),
-    (
-        "enum_name_not_string",
-        "Each of the enumNames of \"{name}\" must be a string.",
-    ),
-    (
-        "enum_not_list",
-        "The enum of \"{name}\" must be a list of strings.",
-    ),
-    (
-        "enum_empty",
-        "The enum of \"{name}\" is empty, so there is nothing to choose.",
-    ),
-    (
-        "choice_not_string",
-        "Each choice of \"{name}\" must be a string, not {found}.",
-    ),
-    (
-        "choices_not_list",
-        "The choices of \"{name}\" must be a list of {shape} objects.",
-    ),
-    (
-        "choices_empty",
-        "The choices of \"{name}\" are empty, so there is nothing to choose.",
-    ),
-    (
-        "choice_repeated",
-        "The choice \"{value}\" of \"{name}\" appears more than once.",
-    ),
-    (
-        "choice_not_object",
-        "Each choice of \"{name}\" must be a {shape} object.",
-    ),
-    (
-        "choice_const_not_string",
-        "Each choice of \"{name}\" must have a string const, not {found}.",
-    ),
-    (
-        "choice_no_const",
-        "A choice of \"{name}\" has no \"const\" value.",
-    ),
-    (
-        "too_many_choices",
-        "\"{name}\" offers {count} choices; a field can offer at most {max}.",
-    ),
-    (
-        "array_without_choices",
-        "\"{name}\" is an array without a fixed list of string choices; only \
-                 multi-select arrays (items with enum or anyOf) are supported.",
-    ),
-    (
-        "choices_not_strings",
-        "The choices of \"{name}\" must be strings.",
-    ),
-    (
-        "items_bounds",
-        "\"{name}\" has maxItems {max} below its minItems {min}, so no answer fits.",
-    ),
-    (
-        "default_type",
-        "The default of \"{name}\" is {found}, but the field holds {holds}.",
-    ),
-    (
-        "default_not_choice",
-        "The default of \"{name}\" includes \"{value}\", which is not one of its \
-                 choices.",
-    ),
-    (
-        "not_count",
-        "\"{key}\" must be a whole number of zero or more, not {found}.",
-    ),
-    ("not_text", "\"{key}\" must be text, not {found}."),
-    ("not_finite", "\"{key}\" must be a finite number."),
-    ("not_number", "\"{key}\" must be a number, not {found}."),
-    (
-        "enum_and_one_of",
-        "\"{name}\" has both \"enum\" and \"oneOf\"; use one of them.",
-    ),
-    (
-        "length_bounds",
-        "\"{name}\" has maxLength {max} below its minLength {min}, so no answer fits.",
-    ),
-    (
-        "format_not_string",
-        "The format of \"{name}\" must be a string, not {found}.",
-    ),
-    (
-        "pattern_not_string",
-        "The pattern of \"{name}\" must be a string, not {found}.",
-    ),
-];
-
-impl Refusal {
-    /// Every code, for tests and for the catalogs' checks.
-    pub const ALL: [Refusal; 42] = {
-        use Refusal::*;
-        [
-            NotJson,
-            NotObject,
-            RootType,
-            PropertiesNotObject,
-            TooManyProperties,
-            TooManyFormChoices,
-            RequiredNotList,
-            RequiredEntry,
-            RequiredUnknown,
-            FieldNotObject,
-            Ref,
-            NoType,
-            SeveralTypes,
-            TypeNotString,
-            Nested,
-            UnknownType,
-            EnumNamesNotList,
-            EnumNamesCount,
-            EnumNameNotString,
-            EnumNotList,
-            EnumEmpty,
-            ChoiceNotString,
-            ChoicesNotList,
-            ChoicesEmpty,
-            ChoiceRepeated,
-            ChoiceNotObject,
-            ChoiceConstNotString,
-            ChoiceNoConst,
-            TooManyChoices,
-            ArrayWithoutChoices,
-            ChoicesNotStrings,
-            ItemsBounds,
-            DefaultType,
-            DefaultNotChoice,
-            NotCount,
-            NotText,
-            NotFinite,
-            NotNumber,
-            EnumAndOneOf,
-            LengthBounds,
-            FormatNotString,
-            PatternNotString,
-        ]
-    };
-
-    /// The code and the English template.
-    #[inline(never)]
-    fn words(self) -> (&'static str, &'static str) {
-        REFUSAL_WORDS
-            .get(self as usize)
-            .copied()
-            .unwrap_or(("", ""))
-    }
-
-    /// The catalog key of its words: `schema.<code>`.
-    pub fn key(self) -> String {
-        format!("schema.{}", self.code())
-    }
-
-    /// The stable code, e.g. `too_many_choices`.
-    #[inline]
-    pub fn code(self) -> &'static str {
-        self.words().0
-    }
-
-    /// The English template, with the placeholders [`SchemaError::args`] fills.
-    #[inline]
-    pub fn english(self) -> &'static str {
-        self.words().1
+worded! {
+    /// Every refusal the compiler makes, as a stable code: the JS API's `SchemaError.code`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Refusal, key "schema." {
+        NotJson => ("not_json", "The requested schema is not JSON: {detail}."),
+        NotObject => ("not_object", "The requested schema must be a JSON object."),
+        RootType => ("root_type", "The requested schema must have type \"object\", not {found}."),
+        PropertiesNotObject => (
+            "properties_not_object",
+            "\"properties\" must be an object mapping field names to their schemas.",
+        ),
+        TooManyProperties => (
+            "too_many_properties",
+            "The schema has {count} properties; a form can have at most {max}.",
+        ),
+        TooManyFormChoices => (
+            "too_many_form_choices",
+            "The fields up to \"{name}\" offer {count} choices together; a form can offer at \
+             most {max}.",
+        ),
+        RequiredNotList => ("required_not_list", "\"required\" must be a list of property names."),
+        RequiredEntry => ("required_entry", "Each entry of \"required\" must be a property name."),
+        RequiredUnknown => (
+            "required_unknown",
+            "\"{name}\" is listed as required but there is no such property.",
+        ),
+        FieldNotObject => ("field_not_object", "The schema of \"{name}\" must be an object."),
+        Ref => ("ref", "\"{name}\" uses a $ref; only inline, flat field schemas are supported."),
+        NoType => (
+            "no_type",
+            "\"{name}\" has no \"type\"; each field must be a string, number, integer, boolean \
+             or array of choices.",
+        ),
+        SeveralTypes => (
+            "several_types",
+            "\"{name}\" allows several types; a field must have exactly one type.",
+        ),
+        TypeNotString => (
+            "type_not_string",
+            "The type of \"{name}\" must be a string, not {found}.",
+        ),
+        Nested => ("nested", "\"{name}\" is a nested object; only flat fields are supported."),
+        UnknownType => (
+            "unknown_type",
+            "\"{name}\" has type \"{type}\"; supported types are string, number, integer, \
+             boolean and array.",
+        ),
+        EnumNamesNotList => (
+            "enum_names_not_list",
+            "\"enumNames\" of \"{name}\" must be a list of strings.",
+        ),
+        EnumNamesCount => (
+            "enum_names_count",
+            "\"{name}\" has {names} enumNames for {values} enum values; they must match one to \
+             one.",
+        ),
+        EnumNameNotString => (
+            "enum_name_not_string",
+            "Each of the enumNames of \"{name}\" must be a string.",
+        ),
+        EnumNotList => ("enum_not_list", "The enum of \"{name}\" must be a list of strings."),
+        EnumEmpty => (
+            "enum_empty",
+            "The enum of \"{name}\" is empty, so there is nothing to choose.",
+        ),
+        ChoiceNotString => (
+            "choice_not_string",
+            "Each choice of \"{name}\" must be a string, not {found}.",
+        ),
+        ChoicesNotList => (
+            "choices_not_list",
+            "The choices of \"{name}\" must be a list of {shape} objects.",
+        ),
+        ChoicesEmpty => (
+            "choices_empty",
+            "The choices of \"{name}\" are empty, so there is nothing to choose.",
+        ),
+        ChoiceRepeated => (
+            "choice_repeated",
+            "The choice \"{value}\" of \"{name}\" appears more than once.",
+        ),
+        ChoiceNotObject => (
+            "choice_not_object",
+            "Each choice of \"{name}\" must be a {shape} object.",
+        ),
+        ChoiceConstNotString => (
+            "choice_const_not_string",
+            "Each choice of \"{name}\" must have a string const, not {found}.",
+        ),
+        ChoiceNoConst => ("choice_no_const", "A choice of \"{name}\" has no \"const\" value."),
+        TooManyChoices => (
+            "too_many_choices",
+            "\"{name}\" offers {count} choices; a field can offer at most {max}.",
+        ),
+        ArrayWithoutChoices => (
+            "array_without_choices",
+            "\"{name}\" is an array without a fixed list of string choices; only multi-select \
+             arrays (items with enum or anyOf) are supported.",
+        ),
+        ChoicesNotStrings => ("choices_not_strings", "The choices of \"{name}\" must be strings."),
+        ItemsBounds => (
+            "items_bounds",
+            "\"{name}\" has maxItems {max} below its minItems {min}, so no answer fits.",
+        ),
+        DefaultType => (
+            "default_type",
+            "The default of \"{name}\" is {found}, but the field holds {holds}.",
+        ),
+        DefaultNotChoice => (
+            "default_not_choice",
+            "The default of \"{name}\" includes \"{value}\", which is not one of its choices.",
+        ),
+        NotCount => ("not_count", "\"{key}\" must be a whole number of zero or more, not {found}."),
+        NotText => ("not_text", "\"{key}\" must be text, not {found}."),
+        NotFinite => ("not_finite", "\"{key}\" must be a finite number."),
+        NotNumber => ("not_number", "\"{key}\" must be a number, not {found}."),
+        EnumAndOneOf => (
+            "enum_and_one_of",
+            "\"{name}\" has both \"enum\" and \"oneOf\"; use one of them.",
+        ),
+        LengthBounds => (
+            "length_bounds",
+            "\"{name}\" has maxLength {max} below its minLength {min}, so no answer fits.",
+        ),
+        FormatNotString => (
+            "format_not_string",
+            "The format of \"{name}\" must be a string, not {found}.",
+        ),
+        PatternNotString => (
+            "pattern_not_string",
+            "The pattern of \"{name}\" must be a string, not {found}.",
+        ),
     }
 }
 
-/// Each kind's code and English words, in the order of [`Found`]'s variants.
-const FOUND_WORDS: [(&str, &str); 6] = [
-    ("null", "null"),
-    ("boolean", "a boolean"),
-    ("number", "a number"),
-    ("string", "a string"),
-    ("list", "a list"),
-    ("object", "an object"),
-];
+worded! {
+    /// The JSON type of a value, as a refusal names what it found.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Found, key "schema.found." {
+        Null => ("null", "null"),
+        Boolean => ("boolean", "a boolean"),
+        Number => ("number", "a number"),
+        String => ("string", "a string"),
+        List => ("list", "a list"),
+        Object => ("object", "an object"),
+    }
+}
 
 impl Found {
-    pub const ALL: [Found; 6] = [
-        Found::Null,
-        Found::Boolean,
-        Found::Number,
-        Found::String,
-        Found::List,
-        Found::Object,
-    ];
-
     /// The JSON type of `v`.
     pub(crate) fn of(v: &super::json::Json<'_>) -> Found {
         use super::json::Json;
@@ -375,66 +195,18 @@ impl Found {
             Json::Object(_) => Found::Object,
         }
     }
-
-    #[inline(never)]
-    fn words(self) -> (&'static str, &'static str) {
-        FOUND_WORDS.get(self as usize).copied().unwrap_or(("", ""))
-    }
-
-    pub fn key(self) -> String {
-        format!("schema.found.{}", self.code())
-    }
-
-    /// `null`, `boolean`, `number`, `string`, `list` or `object`.
-    #[inline]
-    pub fn code(self) -> &'static str {
-        self.words().0
-    }
-
-    #[inline]
-    pub fn english(self) -> &'static str {
-        self.words().1
-    }
 }
 
-/// Each kind's code and English words, in the order of [`Holds`]'s variants.
-const HOLDS_WORDS: [(&str, &str); 6] = [
-    ("text", "text"),
-    ("number", "a number"),
-    ("whole_number", "a whole number"),
-    ("boolean", "true or false"),
-    ("choice", "one of its choices"),
-    ("choices", "a list of its choices"),
-];
-
-impl Holds {
-    pub const ALL: [Holds; 6] = [
-        Holds::Text,
-        Holds::Number,
-        Holds::WholeNumber,
-        Holds::Boolean,
-        Holds::Choice,
-        Holds::Choices,
-    ];
-
-    #[inline(never)]
-    fn words(self) -> (&'static str, &'static str) {
-        HOLDS_WORDS.get(self as usize).copied().unwrap_or(("", ""))
-    }
-
-    pub fn key(self) -> String {
-        format!("schema.holds.{}", self.code())
-    }
-
-    /// `text`, `number`, `whole_number`, `boolean`, `choice` or `choices`.
-    #[inline]
-    pub fn code(self) -> &'static str {
-        self.words().0
-    }
-
-    #[inline]
-    pub fn english(self) -> &'static str {
-        self.words().1
+worded! {
+    /// What a field holds, as a refusal of its default names it.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Holds, key "schema.holds." {
+        Text => ("text", "text"),
+        Number => ("number", "a number"),
+        WholeNumber => ("whole_number", "a whole number"),
+        Boolean => ("boolean", "true or false"),
+        Choice => ("choice", "one of its choices"),
+        Choices => ("choices", "a list of its choices"),
     }
 }
 
@@ -444,11 +216,11 @@ pub fn english_words(key: &str) -> Option<&'static str> {
     let code = key.strip_prefix("schema.")?;
     let (code, table): (&str, &[(&'static str, &'static str)]) =
         if let Some(kind) = code.strip_prefix("found.") {
-            (kind, &FOUND_WORDS)
+            (kind, Found::WORDS)
         } else if let Some(kind) = code.strip_prefix("holds.") {
-            (kind, &HOLDS_WORDS)
+            (kind, Holds::WORDS)
         } else {
-            (code, &REFUSAL_WORDS)
+            (code, Refusal::WORDS)
         };
     table.iter().find(|(c, _)| *c == code).map(|(_, t)| *t)
 }
