@@ -92,10 +92,13 @@ set -euo pipefail
 #   library and sign-in lowered (250,956 and 145,544 bytes: they carry no connection
 #   English now), the client raised, weighed: 524,913 -> 529,630 (+4.7 KB: the codes and
 #   data of the refusals, wire kinds, header faults and probe answers with the code that
-#   words them, the host's notices in the catalogs).
+#   words them, the host's notices in the catalogs). Then the review's mends (an override
+#   of a connection's key taken where none was made, a not-JSON schema's words kept, a
+#   count beyond 2^53 as digits): the library 251,096, the client 529,781 on CI's clean
+#   clone; the budgets leave some 300 bytes over that.
 # The core's JS API wasm has its own budget (tests/node/size-budget.sh).
-MAX_LIBRARY_GZIP_BYTES=251100
-MAX_CLIENT_GZIP_BYTES=529800
+MAX_LIBRARY_GZIP_BYTES=251400
+MAX_CLIENT_GZIP_BYTES=530100
 # Sign-in's own wasm and JS, which McpClient fetches only when a server first asks the
 # person to sign in (host/src/signin.js): not part of either entry, weighed on its own.
 MAX_SIGNIN_GZIP_BYTES=146000
