@@ -52,30 +52,32 @@ const CONNECTION_PREFIXES: [&str; 10] = [
 /// The bytes of [`ENGLISH_FILE`] compiled in: its `key = template` lines without the
 /// comments (for translators, not for the wasm) and the spaces around `=`, but those of a
 /// connection.
-const ENGLISH_BYTES: [u8; compact(ENGLISH_FILE.as_bytes(), &mut [], false)] = {
-    let mut out = [0u8; compact(ENGLISH_FILE.as_bytes(), &mut [], false)];
-    compact(ENGLISH_FILE.as_bytes(), &mut out, false);
-    out
-};
+const ENGLISH_BYTES: [u8; compact(ENGLISH_FILE.as_bytes(), &mut [], false)] = compacted(false);
 
 /// The English catalog's text, as [`parse`] reads it: the cards' words.
-const ENGLISH: &str = match std::str::from_utf8(&ENGLISH_BYTES) {
-    Ok(text) => text,
-    Err(_) => "",
-};
+const ENGLISH: &str = text_of(&ENGLISH_BYTES);
 
 /// The lines of [`ENGLISH_FILE`] a connection says (see [`CONNECTION_PREFIXES`]).
-const CONNECTION_BYTES: [u8; compact(ENGLISH_FILE.as_bytes(), &mut [], true)] = {
-    let mut out = [0u8; compact(ENGLISH_FILE.as_bytes(), &mut [], true)];
-    compact(ENGLISH_FILE.as_bytes(), &mut out, true);
-    out
-};
+const CONNECTION_BYTES: [u8; compact(ENGLISH_FILE.as_bytes(), &mut [], true)] = compacted(true);
 
 /// English's words of a connection, as [`parse`] reads them ([`speak_for_connections`]).
-const CONNECTION_ENGLISH: &str = match std::str::from_utf8(&CONNECTION_BYTES) {
-    Ok(text) => text,
-    Err(_) => "",
-};
+const CONNECTION_ENGLISH: &str = text_of(&CONNECTION_BYTES);
+
+/// [`compact`] of [`ENGLISH_FILE`] (a connection's lines or the others) into an array of
+/// its length. Compile time only.
+const fn compacted<const N: usize>(connection: bool) -> [u8; N] {
+    let mut out = [0u8; N];
+    compact(ENGLISH_FILE.as_bytes(), &mut out, connection);
+    out
+}
+
+/// The text of compacted bytes (UTF-8, as the file is). Compile time only.
+const fn text_of(bytes: &'static [u8]) -> &'static str {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => "",
+    }
+}
 
 /// Whether the key starting at `text[start..]` has one of [`CONNECTION_PREFIXES`].
 const fn is_connection_key(text: &[u8], start: usize) -> bool {
